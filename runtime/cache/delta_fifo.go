@@ -1,0 +1,426 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"sync"
+)
+
+// ErrFIFOClosed is returned by Pop once the queue is closed and drained, and
+// by a producer that would have to wait for room in a closed queue.
+var ErrFIFOClosed = errors.New("DeltaFIFO: manipulating with closed queue")
+
+// KnownObjects is what a DeltaFIFO asks about the objects its consumer already
+// holds (normally the informer's store): Replace infers deletes from it, Resync
+// re-delivers its objects, and Delete consults it. ThreadSafeStore implements
+// it.
+type KnownObjects[T any] interface {
+	Get(key ObjectName) (T, bool)
+	ListKeys() []ObjectName
+}
+
+// PopProcessFunc processes the deltas of one object. isInInitialList is true
+// while the queue has not yet synced, that is, for the objects of the first
+// Replace (semantics item 13). Returning an error puts the deltas back in the
+// queue, ahead of any deltas for the same key that arrived meanwhile.
+type PopProcessFunc[T any] func(key ObjectName, deltas Deltas[T], isInInitialList bool) error
+
+// DeltaFIFOOptions configure a DeltaFIFO. The zero value is valid.
+type DeltaFIFOOptions[T any] struct {
+	// KnownObjects, when set, is consulted by Replace, Resync and Delete.
+	KnownObjects KnownObjects[T]
+	// MaxSize, when positive, bounds the number of distinct keys in the queue.
+	// A producer that needs to queue a new key while MaxSize keys are queued
+	// waits until Pop makes room, the queue is closed, or its context ends.
+	// Deltas for keys already queued are always accepted at once, so nothing
+	// is dropped and a key never waits behind itself. Pop, Close and HasSynced
+	// never wait for room.
+	MaxSize int
+	// Transform, when set, is applied to every object as it enters the queue
+	// through Add, Update, Delete or Replace, and never to the objects Resync
+	// or an inferred delete takes from KnownObjects (semantics item 43). It may
+	// mutate the object in place and must be idempotent.
+	Transform func(T) (T, error)
+}
+
+// DeltaFIFO is a queue of per-object change lists, the typed counterpart of
+// client-go's DeltaFIFO.
+//
+// Producers (one reflector; several are allowed) call Add, Update, Delete,
+// Replace and Resync; one consumer calls Pop. Each key appears in the queue at
+// most once: a change for a key that is already queued is appended to that
+// key's Deltas, and the key keeps its place in line. Pop therefore delivers
+// every object's changes strictly in order, and across objects in the order in
+// which their keys were first queued (see the package documentation for how
+// this differs from client-go's RealFIFO).
+//
+// Pop hands a key's deltas over to the consumer and releases the queue's lock
+// while the consumer processes them, so producers are not held up by a slow
+// consumer. Pop must not be called concurrently: concurrent consumers could
+// process the same key at once.
+//
+// A Delete for a key that is neither queued nor known to KnownObjects is
+// dropped (as client-go's DeltaFIFO does, and unlike its RealFIFO, which
+// delivers a delete for an object the consumer never held): the consumer never
+// saw that object, so there is nothing to undo.
+type DeltaFIFO[T Object] struct {
+	mu       sync.Mutex
+	items    map[ObjectName]Deltas[T]
+	queue    []ObjectName // keys in line; queue[head:] are pending
+	head     int
+	popMu    sync.Mutex // serialises consumers
+	notEmpty chan struct{}
+	notFull  chan struct{}
+	closed   chan struct{}
+	isClosed bool
+
+	// populated is set by the first Replace, Add, Update or Delete;
+	// initialPopulationCount counts the keys of the first Replace that are
+	// still to be processed.
+	populated              bool
+	initialPopulationCount int
+
+	// inflightKey is the key Pop is processing with the lock released, and
+	// inflightNewest its newest delta: until processing ends the consumer's
+	// store may not reflect it, so Delete, Replace and Resync treat it as
+	// queued.
+	inflight       bool
+	inflightKey    ObjectName
+	inflightNewest Delta[T]
+
+	opts DeltaFIFOOptions[T]
+}
+
+// NewDeltaFIFO returns an empty queue.
+func NewDeltaFIFO[T Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
+	return &DeltaFIFO[T]{
+		items:  map[ObjectName]Deltas[T]{},
+		closed: make(chan struct{}),
+		opts:   opts,
+	}
+}
+
+// Add records that obj was created. It waits only as the MaxSize option says.
+func (f *DeltaFIFO[T]) Add(ctx context.Context, obj T) error {
+	return f.enqueueObject(ctx, Added, obj)
+}
+
+// Update records that obj was modified. It waits only as the MaxSize option
+// says.
+func (f *DeltaFIFO[T]) Update(ctx context.Context, obj T) error {
+	return f.enqueueObject(ctx, Updated, obj)
+}
+
+// Delete records that obj was deleted; obj is its last state. The delete is
+// dropped when the key is neither queued nor known (see DeltaFIFO). It waits
+// only as the MaxSize option says.
+func (f *DeltaFIFO[T]) Delete(ctx context.Context, obj T) error {
+	return f.enqueueObject(ctx, Deleted, obj)
+}
+
+func (f *DeltaFIFO[T]) enqueueObject(ctx context.Context, t DeltaType, obj T) error {
+	if f.opts.Transform != nil {
+		var err error
+		if obj, err = f.opts.Transform(obj); err != nil {
+			return err
+		}
+	}
+	key := KeyOf(obj)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.populated = true
+	if t == Deleted && !f.knownLocked(key) {
+		return nil
+	}
+	_, err := f.queueLocked(ctx, key, Delta[T]{Type: t, Object: obj})
+	return err
+}
+
+// knownLocked reports whether key is queued or known to KnownObjects.
+func (f *DeltaFIFO[T]) knownLocked(key ObjectName) bool {
+	if _, ok := f.items[key]; ok {
+		return true
+	}
+	if f.inflight && f.inflightKey == key {
+		return true
+	}
+	if f.opts.KnownObjects == nil {
+		return false
+	}
+	_, ok := f.opts.KnownObjects.Get(key)
+	return ok
+}
+
+// queueLocked appends d to key's deltas, queueing the key if it is new and
+// waiting for room first when the queue is full. It reports whether the key
+// was newly queued.
+func (f *DeltaFIFO[T]) queueLocked(ctx context.Context, key ObjectName, d Delta[T]) (newKey bool, err error) {
+	for {
+		if deltas, ok := f.items[key]; ok {
+			deltas = append(deltas, d)
+			f.items[key] = dedupDeltas(deltas)
+			return false, nil
+		}
+		if f.opts.MaxSize <= 0 || f.lenLocked() < f.opts.MaxSize {
+			break
+		}
+		if err := f.waitLocked(ctx, &f.notFull); err != nil {
+			return false, err
+		}
+	}
+	f.items[key] = Deltas[T]{d}
+	f.queue = append(f.queue, key)
+	signal(&f.notEmpty)
+	return true, nil
+}
+
+// dedupDeltas collapses the last two deltas into one when both are deletes.
+func dedupDeltas[T any](deltas Deltas[T]) Deltas[T] {
+	n := len(deltas)
+	if n < 2 {
+		return deltas
+	}
+	if keep := isDeletionDup(&deltas[n-2], &deltas[n-1]); keep != nil {
+		deltas[n-2] = *keep
+		var zero Delta[T]
+		deltas[n-1] = zero
+		return deltas[:n-1]
+	}
+	return deltas
+}
+
+func (f *DeltaFIFO[T]) lenLocked() int { return len(f.queue) - f.head }
+
+// waitLocked releases the lock until *ch is signalled, the queue is closed or
+// ctx ends, and takes the lock again.
+func (f *DeltaFIFO[T]) waitLocked(ctx context.Context, ch *chan struct{}) error {
+	if f.isClosed {
+		return ErrFIFOClosed
+	}
+	if *ch == nil {
+		*ch = make(chan struct{})
+	}
+	c := *ch
+	f.mu.Unlock()
+	defer f.mu.Lock()
+	select {
+	case <-c:
+		return nil
+	case <-f.closed:
+		return nil // the caller sees isClosed on its next check
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// signal wakes every waiter on *ch.
+func signal(ch *chan struct{}) {
+	if *ch != nil {
+		close(*ch)
+		*ch = nil
+	}
+}
+
+// Replace records a full list of the objects that exist: every object of list
+// gets a Replaced delta (in list order), then every key that is queued or known
+// but missing from list gets one Deleted delta with FinalStateUnknown set,
+// carrying the newest queued state, else the known state (semantics items 6-9).
+// The first Replace defines the initial list that HasSynced waits for.
+// When MaxSize is set, Replace waits for room key by key, releasing the lock,
+// so a consumer can pop the first keys of a list longer than MaxSize while the
+// rest are queued.
+func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
+	if f.opts.Transform != nil {
+		for i, obj := range list {
+			out, err := f.opts.Transform(obj)
+			if err != nil {
+				return err
+			}
+			list[i] = out
+		}
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	first := !f.populated
+	if first {
+		f.initialPopulationCount = f.lenLocked()
+	}
+	inList := make(map[ObjectName]struct{}, len(list))
+	queue := func(key ObjectName, d Delta[T]) error {
+		newKey, err := f.queueLocked(ctx, key, d)
+		if newKey && first {
+			f.initialPopulationCount++
+		}
+		return err
+	}
+	for _, obj := range list {
+		key := KeyOf(obj)
+		inList[key] = struct{}{}
+		if err := queue(key, Delta[T]{Type: Replaced, Object: obj}); err != nil {
+			return err
+		}
+	}
+	var missing []ObjectName
+	for key := range f.items {
+		if _, ok := inList[key]; !ok {
+			missing = append(missing, key)
+		}
+	}
+	if f.inflight {
+		key := f.inflightKey
+		_, listed := inList[key]
+		_, queued := f.items[key]
+		if !listed && !queued && f.inflightNewest.Type != Deleted {
+			missing = append(missing, key)
+		}
+	}
+	if f.opts.KnownObjects != nil {
+		for _, key := range f.opts.KnownObjects.ListKeys() {
+			_, listed := inList[key]
+			_, queued := f.items[key]
+			inflight := f.inflight && f.inflightKey == key
+			if !listed && !queued && !inflight {
+				missing = append(missing, key)
+			}
+		}
+	}
+	for _, key := range missing {
+		var last T
+		if deltas, ok := f.items[key]; ok {
+			newest, _ := deltas.Newest()
+			last = newest.Object
+		} else if f.inflight && f.inflightKey == key {
+			last = f.inflightNewest.Object
+		} else if f.opts.KnownObjects != nil {
+			last, _ = f.opts.KnownObjects.Get(key)
+		}
+		if err := queue(key, Delta[T]{Type: Deleted, Object: last, FinalStateUnknown: true}); err != nil {
+			return err
+		}
+	}
+	f.populated = true
+	return nil
+}
+
+// Resync queues a Sync delta for every known object whose key is not queued
+// (a queued key already carries a newer state; semantics item 24). Without
+// KnownObjects it does nothing. It waits only as the MaxSize option says.
+func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
+	if f.opts.KnownObjects == nil {
+		return nil
+	}
+	keys := f.opts.KnownObjects.ListKeys()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, key := range keys {
+		if _, queued := f.items[key]; queued {
+			continue
+		}
+		if f.inflight && f.inflightKey == key {
+			continue
+		}
+		obj, ok := f.opts.KnownObjects.Get(key)
+		if !ok {
+			continue
+		}
+		if _, err := f.queueLocked(ctx, key, Delta[T]{Type: Sync, Object: obj}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Pop waits for a queued key, removes it with its deltas and calls process
+// with the lock released. It returns process's error, after putting the
+// deltas back; ErrFIFOClosed once the queue is closed and empty; or ctx's
+// error. Pop must not be called concurrently with itself.
+func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) error {
+	f.popMu.Lock()
+	defer f.popMu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for f.lenLocked() == 0 {
+		if f.isClosed {
+			return ErrFIFOClosed
+		}
+		if err := f.waitLocked(ctx, &f.notEmpty); err != nil {
+			return err
+		}
+	}
+	key := f.queue[f.head]
+	f.queue[f.head] = ObjectName{}
+	f.head++
+	if f.head == len(f.queue) {
+		f.queue, f.head = f.queue[:0], 0
+	} else if f.head > 1024 && f.head > len(f.queue)/2 {
+		n := copy(f.queue, f.queue[f.head:])
+		clear(f.queue[n:])
+		f.queue, f.head = f.queue[:n], 0
+	}
+	deltas := f.items[key]
+	delete(f.items, key)
+	signal(&f.notFull)
+	isInInitialList := !f.hasSyncedLocked()
+
+	f.inflight, f.inflightKey = true, key
+	f.inflightNewest, _ = deltas.Newest()
+	f.mu.Unlock()
+	err := process(key, deltas, isInInitialList)
+	f.mu.Lock()
+	f.inflight, f.inflightKey = false, ObjectName{}
+	f.inflightNewest = Delta[T]{}
+
+	if err != nil {
+		if newer, ok := f.items[key]; ok {
+			f.items[key] = append(deltas, newer...)
+		} else {
+			f.items[key] = deltas
+			f.queue = append(f.queue, key)
+			signal(&f.notEmpty)
+		}
+		return err
+	}
+	if f.initialPopulationCount > 0 {
+		f.initialPopulationCount--
+	}
+	return nil
+}
+
+// HasSynced reports whether the first Replace's keys (and what was queued
+// before it) have all been popped and processed, or whether an Add, Update or
+// Delete was queued before any Replace (semantics item 17).
+func (f *DeltaFIFO[T]) HasSynced() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.hasSyncedLocked()
+}
+
+func (f *DeltaFIFO[T]) hasSyncedLocked() bool {
+	return f.populated && f.initialPopulationCount == 0
+}
+
+// Len returns the number of queued keys.
+func (f *DeltaFIFO[T]) Len() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.lenLocked()
+}
+
+// Close closes the queue: Pop drains what is queued and then returns
+// ErrFIFOClosed, and producers waiting for room return ErrFIFOClosed. Close
+// may be called more than once.
+func (f *DeltaFIFO[T]) Close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.isClosed {
+		f.isClosed = true
+		close(f.closed)
+	}
+}
+
+// IsClosed reports whether Close was called.
+func (f *DeltaFIFO[T]) IsClosed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.isClosed
+}

@@ -1,0 +1,542 @@
+package cache
+
+import (
+	"cmp"
+	"fmt"
+	"iter"
+	"maps"
+	"slices"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/selection"
+	"k8s.io/client-go/tools/cache"
+)
+
+// Indexer is the typed, indexed object store an informer keeps and listers
+// read. ThreadSafeStore implements it.
+//
+// Objects returned by any method are the stored pointers, shared with every
+// other reader: callers must not mutate them (client-go's contract, semantics
+// item 41).
+type Indexer[T Object] interface {
+	// Add stores obj under its key, replacing any object stored under it. It
+	// is the same as Update.
+	Add(obj T)
+	// Update stores obj under its key, replacing any object stored under it.
+	Update(obj T)
+	// Delete removes the object stored under key, if any.
+	Delete(key ObjectName)
+	// Replace replaces the whole content of the store with objs and rebuilds
+	// every index. When objs holds two objects with one key, the later wins.
+	Replace(objs []T)
+
+	// Get returns the object stored under key.
+	Get(key ObjectName) (T, bool)
+	// GetByKey returns the object stored under a client-go string key
+	// ("namespace/name" or "name").
+	GetByKey(key string) (T, bool, error)
+	// Len returns the number of stored objects.
+	Len() int
+	// List returns every stored object, in no particular order.
+	List() []T
+	// ListKeys returns the key of every stored object, in no particular order.
+	ListKeys() []ObjectName
+	// ListNamespace returns the objects of one namespace, in no particular
+	// order, at a cost proportional to their number.
+	ListNamespace(namespace string) []T
+	// Select returns the objects of namespace (all namespaces when it is
+	// empty) whose labels match selector, using a label index to narrow the
+	// candidates where the selector allows it.
+	Select(namespace string, selector labels.Selector) []T
+
+	// AddIndexers adds indexes; existing objects are indexed at once. A name
+	// that is already in use is an error, and then no index is added.
+	AddIndexers(indexers Indexers[T]) error
+	// AddLabelIndex adds an index, named name, of the value of the label
+	// labelKey (objects without that label are not indexed). Select uses it to
+	// narrow selectors that require an exact value of that label.
+	AddLabelIndex(name, labelKey string) error
+	// IndexNames returns the names of the indexes, sorted.
+	IndexNames() []string
+	// ByIndex returns the objects indexed under value, in no particular order.
+	ByIndex(indexName, value string) ([]T, error)
+	// ByIndexInNamespace returns the objects of one namespace indexed under
+	// value, at a cost proportional to their number.
+	ByIndexInNamespace(indexName, namespace, value string) ([]T, error)
+	// IndexedObjects visits the objects indexed under value (in namespace
+	// when it is not empty) without allocating once warmed up. The objects
+	// are collected under the read lock and visited after it is released, so
+	// the loop body may use the store.
+	IndexedObjects(indexName, namespace, value string) iter.Seq[T]
+	// Index returns the objects that share at least one value of the index
+	// with obj, each once.
+	Index(indexName string, obj T) ([]T, error)
+	// IndexKeys returns the keys of the objects indexed under value, sorted.
+	IndexKeys(indexName, value string) ([]ObjectName, error)
+	// ListIndexFuncValues returns every value under which at least one object
+	// is indexed, sorted.
+	ListIndexFuncValues(indexName string) []string
+}
+
+// entry is what a slot holds.
+type entry[T Object] struct {
+	key ObjectName
+	obj T
+}
+
+// ThreadSafeStore is the Indexer implementation: objects, index definitions and
+// index contents behind one sync.RWMutex. The zero value is not usable; call
+// NewThreadSafeStore.
+//
+// Every object gets a slot (a small integer). Objects are found by key through
+// a per-namespace map of names to slots; indexes map values to sets of slots.
+type ThreadSafeStore[T Object] struct {
+	mu sync.RWMutex
+
+	byNamespace map[string]map[string]slot
+	entries     []entry[T] // by slot; free slots hold the zero entry
+	free        []slot
+	count       int
+
+	indexes      []*index[T]          // in the order they were added
+	indexByName  map[string]*index[T] // the same indexes, by name
+	labelIndexes map[string]*index[T] // label indexes by label key
+
+	buffers sync.Pool // *[]T for IndexedObjects
+}
+
+// NewThreadSafeStore returns an empty store with the given indexes.
+func NewThreadSafeStore[T Object](indexers Indexers[T]) *ThreadSafeStore[T] {
+	s := &ThreadSafeStore[T]{
+		byNamespace:  map[string]map[string]slot{},
+		indexByName:  map[string]*index[T]{},
+		labelIndexes: map[string]*index[T]{},
+	}
+	// Names are new and the store is empty: this cannot fail.
+	_ = s.AddIndexers(indexers)
+	return s
+}
+
+// Add implements Indexer.
+func (s *ThreadSafeStore[T]) Add(obj T) { s.Update(obj) }
+
+// Update implements Indexer.
+func (s *ThreadSafeStore[T]) Update(obj T) {
+	key := KeyOf(obj)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := s.byNamespace[key.Namespace]
+	if id, ok := names[key.Name]; ok {
+		old := s.entries[id].obj
+		s.entries[id].obj = obj
+		for _, ix := range s.indexes {
+			ix.update(id, key.Namespace, old, obj, s.entries)
+		}
+		return
+	}
+	if names == nil {
+		names = map[string]slot{}
+		s.byNamespace[key.Namespace] = names
+	}
+	id := s.allocate(key, obj)
+	names[key.Name] = id
+	var zero T
+	for _, ix := range s.indexes {
+		ix.update(id, key.Namespace, zero, obj, s.entries)
+	}
+}
+
+func (s *ThreadSafeStore[T]) allocate(key ObjectName, obj T) slot {
+	s.count++
+	if n := len(s.free); n > 0 {
+		id := s.free[n-1]
+		s.free = s.free[:n-1]
+		s.entries[id] = entry[T]{key: key, obj: obj}
+		return id
+	}
+	s.entries = append(s.entries, entry[T]{key: key, obj: obj})
+	return slot(len(s.entries) - 1)
+}
+
+// Delete implements Indexer. Deleting a missing key is a no-op (semantics
+// item 39).
+func (s *ThreadSafeStore[T]) Delete(key ObjectName) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := s.byNamespace[key.Namespace]
+	id, ok := names[key.Name]
+	if !ok {
+		return
+	}
+	var zero T
+	old := s.entries[id].obj
+	for _, ix := range s.indexes {
+		ix.update(id, key.Namespace, old, zero, s.entries)
+	}
+	delete(names, key.Name)
+	if len(names) == 0 {
+		delete(s.byNamespace, key.Namespace)
+	}
+	s.entries[id] = entry[T]{}
+	s.free = append(s.free, id)
+	s.count--
+}
+
+// Replace implements Indexer.
+func (s *ThreadSafeStore[T]) Replace(objs []T) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.byNamespace = map[string]map[string]slot{}
+	s.entries = make([]entry[T], 0, len(objs))
+	s.free = nil
+	s.count = 0
+	for _, ix := range s.indexes {
+		ix.buckets = map[string]*bucket{}
+	}
+	var zero T
+	for _, obj := range objs {
+		key := KeyOf(obj)
+		names := s.byNamespace[key.Namespace]
+		if names == nil {
+			names = map[string]slot{}
+			s.byNamespace[key.Namespace] = names
+		}
+		if id, ok := names[key.Name]; ok {
+			old := s.entries[id].obj
+			s.entries[id].obj = obj
+			for _, ix := range s.indexes {
+				ix.update(id, key.Namespace, old, obj, s.entries)
+			}
+			continue
+		}
+		id := s.allocate(key, obj)
+		names[key.Name] = id
+		for _, ix := range s.indexes {
+			ix.update(id, key.Namespace, zero, obj, s.entries)
+		}
+	}
+}
+
+// Get implements Indexer.
+func (s *ThreadSafeStore[T]) Get(key ObjectName) (T, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if id, ok := s.byNamespace[key.Namespace][key.Name]; ok {
+		return s.entries[id].obj, true
+	}
+	var zero T
+	return zero, false
+}
+
+// GetByKey implements Indexer.
+func (s *ThreadSafeStore[T]) GetByKey(key string) (T, bool, error) {
+	name, err := cache.ParseObjectName(key)
+	if err != nil {
+		var zero T
+		return zero, false, err
+	}
+	obj, ok := s.Get(name)
+	return obj, ok, nil
+}
+
+// Len implements Indexer.
+func (s *ThreadSafeStore[T]) Len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.count
+}
+
+// List implements Indexer.
+func (s *ThreadSafeStore[T]) List() []T {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]T, 0, s.count)
+	var zero T
+	for _, e := range s.entries {
+		if e.obj != zero {
+			out = append(out, e.obj)
+		}
+	}
+	return out
+}
+
+// ListKeys implements Indexer.
+func (s *ThreadSafeStore[T]) ListKeys() []ObjectName {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]ObjectName, 0, s.count)
+	var zero T
+	for _, e := range s.entries {
+		if e.obj != zero {
+			out = append(out, e.key)
+		}
+	}
+	return out
+}
+
+// ListNamespace implements Indexer.
+func (s *ThreadSafeStore[T]) ListNamespace(namespace string) []T {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	names := s.byNamespace[namespace]
+	out := make([]T, 0, len(names))
+	for _, id := range names {
+		out = append(out, s.entries[id].obj)
+	}
+	return out
+}
+
+// Select implements Indexer. An empty selector selects everything and
+// labels.Nothing() selects nothing, without looking at labels (semantics
+// item 42). When the selector requires an exact value (=, == or a one-value
+// in) of a label that has a label index, only the objects indexed under that
+// value are matched against the selector; when several such labels exist, the
+// one with the fewest candidates is used.
+func (s *ThreadSafeStore[T]) Select(namespace string, selector labels.Selector) []T {
+	if labels.MatchesNothing(selector) {
+		return nil
+	}
+	if selector.Empty() {
+		if namespace == "" {
+			return s.List()
+		}
+		return s.ListNamespace(namespace)
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var narrow *index[T]
+	var narrowValue string
+	if len(s.labelIndexes) > 0 {
+		reqs, _ := selector.Requirements()
+		best := -1
+		for _, r := range reqs {
+			ix := s.labelIndexes[r.Key()]
+			if ix == nil || !exactValue(r) {
+				continue
+			}
+			v, _ := r.Values().PopAny()
+			if n := ix.count(namespace, v); best < 0 || n < best {
+				best, narrow, narrowValue = n, ix, v
+			}
+		}
+	}
+	var out []T
+	match := func(obj T) {
+		if selector.Matches(labels.Set(obj.GetLabels())) {
+			out = append(out, obj)
+		}
+	}
+	switch {
+	case narrow != nil:
+		var buf [64]slot
+		for _, id := range narrow.appendSlots(buf[:0], namespace, narrowValue, s.entries) {
+			match(s.entries[id].obj)
+		}
+	case namespace != "":
+		for _, id := range s.byNamespace[namespace] {
+			match(s.entries[id].obj)
+		}
+	default:
+		var zero T
+		for _, e := range s.entries {
+			if e.obj != zero {
+				match(e.obj)
+			}
+		}
+	}
+	return out
+}
+
+// exactValue reports whether r admits exactly one value of its label and
+// requires the label to be present.
+func exactValue(r labels.Requirement) bool {
+	switch r.Operator() {
+	case selection.Equals, selection.DoubleEquals:
+		return true
+	case selection.In:
+		return r.Values().Len() == 1
+	}
+	return false
+}
+
+// AddIndexers implements Indexer. Adding indexes to a store that holds
+// objects indexes them under the write lock (semantics item 38).
+func (s *ThreadSafeStore[T]) AddIndexers(indexers Indexers[T]) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, fn := range indexers {
+		if _, ok := s.indexByName[name]; ok {
+			return fmt.Errorf("index %q already exists", name)
+		}
+		if fn == nil {
+			return fmt.Errorf("index %q has no index function", name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(indexers)) {
+		s.addIndexLocked(newIndex(name, indexers[name], ""))
+	}
+	return nil
+}
+
+// AddLabelIndex implements Indexer.
+func (s *ThreadSafeStore[T]) AddLabelIndex(name, labelKey string) error {
+	if labelKey == "" {
+		return fmt.Errorf("label index %q has an empty label key", name)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.indexByName[name]; ok {
+		return fmt.Errorf("index %q already exists", name)
+	}
+	ix := newIndex[T](name, nil, labelKey)
+	s.addIndexLocked(ix)
+	if _, ok := s.labelIndexes[labelKey]; !ok {
+		s.labelIndexes[labelKey] = ix
+	}
+	return nil
+}
+
+func (s *ThreadSafeStore[T]) addIndexLocked(ix *index[T]) {
+	var zero T
+	for id, e := range s.entries {
+		if e.obj != zero {
+			ix.update(slot(id), e.key.Namespace, zero, e.obj, s.entries)
+		}
+	}
+	s.indexes = append(s.indexes, ix)
+	s.indexByName[ix.name] = ix
+}
+
+// IndexNames implements Indexer.
+func (s *ThreadSafeStore[T]) IndexNames() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Sorted(maps.Keys(s.indexByName))
+}
+
+func (s *ThreadSafeStore[T]) indexLocked(name string) (*index[T], error) {
+	ix := s.indexByName[name]
+	if ix == nil {
+		return nil, fmt.Errorf("index %q does not exist", name)
+	}
+	return ix, nil
+}
+
+// ByIndex implements Indexer.
+func (s *ThreadSafeStore[T]) ByIndex(indexName, value string) ([]T, error) {
+	return s.ByIndexInNamespace(indexName, "", value)
+}
+
+// ByIndexInNamespace implements Indexer. An empty namespace means every
+// namespace.
+func (s *ThreadSafeStore[T]) ByIndexInNamespace(indexName, namespace, value string) ([]T, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ix, err := s.indexLocked(indexName)
+	if err != nil {
+		return nil, err
+	}
+	n := ix.count(namespace, value)
+	if n == 0 {
+		return nil, nil
+	}
+	return ix.appendMatches(make([]T, 0, n), namespace, value, s.entries), nil
+}
+
+// IndexedObjects implements Indexer. An unknown index yields nothing.
+func (s *ThreadSafeStore[T]) IndexedObjects(indexName, namespace, value string) iter.Seq[T] {
+	return func(yield func(T) bool) {
+		buf := s.collect(indexName, namespace, value)
+		if buf == nil {
+			return
+		}
+		defer s.release(buf)
+		for _, obj := range *buf {
+			if !yield(obj) {
+				return
+			}
+		}
+	}
+}
+
+// collect copies the matches of a lookup into a pooled buffer.
+func (s *ThreadSafeStore[T]) collect(indexName, namespace, value string) *[]T {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ix := s.indexByName[indexName]
+	if ix == nil || ix.count(namespace, value) == 0 {
+		return nil
+	}
+	buf, _ := s.buffers.Get().(*[]T)
+	if buf == nil {
+		buf = new([]T)
+	}
+	*buf = ix.appendMatches((*buf)[:0], namespace, value, s.entries)
+	return buf
+}
+
+// release clears a buffer (so that it pins no object) and pools it.
+func (s *ThreadSafeStore[T]) release(buf *[]T) {
+	clear(*buf)
+	*buf = (*buf)[:0]
+	s.buffers.Put(buf)
+}
+
+// Index implements Indexer.
+func (s *ThreadSafeStore[T]) Index(indexName string, obj T) ([]T, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ix, err := s.indexLocked(indexName)
+	if err != nil {
+		return nil, err
+	}
+	var buf [1]string
+	values := ix.values(obj, buf[:0])
+	if len(values) == 1 {
+		return ix.appendMatches(make([]T, 0, ix.count("", values[0])), "", values[0], s.entries), nil
+	}
+	seen := map[slot]struct{}{}
+	var out []T
+	for _, v := range values {
+		for _, id := range ix.appendSlots(nil, "", v, s.entries) {
+			if _, ok := seen[id]; !ok {
+				seen[id] = struct{}{}
+				out = append(out, s.entries[id].obj)
+			}
+		}
+	}
+	return out, nil
+}
+
+// IndexKeys implements Indexer.
+func (s *ThreadSafeStore[T]) IndexKeys(indexName, value string) ([]ObjectName, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ix, err := s.indexLocked(indexName)
+	if err != nil {
+		return nil, err
+	}
+	ids := ix.appendSlots(nil, "", value, s.entries)
+	keys := make([]ObjectName, len(ids))
+	for i, id := range ids {
+		keys[i] = s.entries[id].key
+	}
+	slices.SortFunc(keys, compareNames)
+	return keys, nil
+}
+
+func compareNames(a, b ObjectName) int {
+	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+}
+
+// ListIndexFuncValues implements Indexer. An unknown index has no values.
+func (s *ThreadSafeStore[T]) ListIndexFuncValues(indexName string) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	ix := s.indexByName[indexName]
+	if ix == nil {
+		return nil
+	}
+	return ix.sortedValues()
+}
