@@ -3,6 +3,7 @@ module github.com/informer-gen-plus/informer-gen-plus
 go 1.26.0
 
 require (
+	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
 )
