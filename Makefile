@@ -21,9 +21,11 @@ build:
 vet:
 	$(GO) vet ./...
 
-## unit: run every test with the race detector.
+## unit: run every test with the race detector, then the allocation tests
+## (which the race detector makes meaningless) without it.
 unit:
 	$(GO) test -race -count=1 ./...
+	$(GO) test -count=1 -run 'AllocatesNothing' ./...
 
 ## test: vet, then the race-enabled tests (the README's test command).
 test: vet unit

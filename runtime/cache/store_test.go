@@ -1,0 +1,495 @@
+package cache
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+)
+
+// pod returns a pod in namespace ns called name, on node, with the given
+// labels (pairs of key, value) and one container per image.
+func pod(ns, name, node string, images []string, labelPairs ...string) *corev1.Pod {
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name},
+		Spec:       corev1.PodSpec{NodeName: node},
+	}
+	if len(labelPairs) > 0 {
+		p.Labels = map[string]string{}
+		for i := 0; i+1 < len(labelPairs); i += 2 {
+			p.Labels[labelPairs[i]] = labelPairs[i+1]
+		}
+	}
+	for i, image := range images {
+		p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: fmt.Sprint("c", i), Image: image})
+	}
+	return p
+}
+
+func byNode(p *corev1.Pod) []string {
+	if p.Spec.NodeName == "" {
+		return nil
+	}
+	return []string{p.Spec.NodeName}
+}
+
+func byImage(p *corev1.Pod) []string {
+	var out []string
+	for _, c := range p.Spec.Containers {
+		out = append(out, c.Image)
+	}
+	return out
+}
+
+func testIndexers() Indexers[*corev1.Pod] {
+	return Indexers[*corev1.Pod]{"node": byNode, "image": byImage}
+}
+
+// names returns the sorted "namespace/name" keys of pods.
+func names(pods []*corev1.Pod) []string {
+	out := make([]string, len(pods))
+	for i, p := range pods {
+		out[i] = KeyOf(p).String()
+	}
+	slices.Sort(out)
+	return out
+}
+
+func mustByIndex(t *testing.T, s *ThreadSafeStore[*corev1.Pod], index, ns, value string) []string {
+	t.Helper()
+	got, err := s.ByIndexInNamespace(index, ns, value)
+	if err != nil {
+		t.Fatalf("ByIndexInNamespace(%q, %q, %q): %v", index, ns, value, err)
+	}
+	return names(got)
+}
+
+// Semantics item 36: an update removes the index values computed from the
+// stored old object and adds the new ones; emptied values disappear.
+func TestUpdateDropsStaleIndexValues(t *testing.T) {
+	s := NewThreadSafeStore(testIndexers())
+	s.Add(pod("a", "p1", "n1", []string{"img1", "img2"}))
+	s.Update(pod("a", "p1", "n2", []string{"img2", "img3"}))
+
+	for _, tc := range []struct {
+		index, value string
+		want         []string
+	}{
+		{"node", "n1", nil},
+		{"node", "n2", []string{"a/p1"}},
+		{"image", "img1", nil},
+		{"image", "img2", []string{"a/p1"}},
+		{"image", "img3", []string{"a/p1"}},
+	} {
+		if got := mustByIndex(t, s, tc.index, "", tc.value); !slices.Equal(got, tc.want) && len(got)+len(tc.want) > 0 {
+			t.Errorf("ByIndex(%s=%s) = %v, want %v", tc.index, tc.value, got, tc.want)
+		}
+	}
+	if got, want := s.ListIndexFuncValues("node"), []string{"n2"}; !slices.Equal(got, want) {
+		t.Errorf("node values = %v, want %v", got, want)
+	}
+	if got, want := s.ListIndexFuncValues("image"), []string{"img2", "img3"}; !slices.Equal(got, want) {
+		t.Errorf("image values = %v, want %v", got, want)
+	}
+}
+
+// Semantics item 36 (kubernetes/kubernetes#84959): a value whose last object
+// leaves is removed from the index, while values that still have objects stay.
+func TestDeleteRemovesEmptyIndexValues(t *testing.T) {
+	s := NewThreadSafeStore(testIndexers())
+	s.Add(pod("a", "p1", "n1", nil))
+	s.Add(pod("a", "p2", "n1", nil))
+	s.Add(pod("a", "p3", "n2", nil))
+	s.Delete(ObjectName{Namespace: "a", Name: "p3"})
+	s.Delete(ObjectName{Namespace: "a", Name: "p1"})
+	if got, want := s.ListIndexFuncValues("node"), []string{"n1"}; !slices.Equal(got, want) {
+		t.Errorf("node values = %v, want %v", got, want)
+	}
+	if got, want := mustByIndex(t, s, "node", "", "n1"), []string{"a/p2"}; !slices.Equal(got, want) {
+		t.Errorf("ByIndex(n1) = %v, want %v", got, want)
+	}
+}
+
+// An object that yields the same value twice is listed once under it, and
+// removing it removes it for good (semantics item 37: Index de-duplicates).
+func TestObjectIndexedTwiceUnderOneValueIsListedOnce(t *testing.T) {
+	s := NewThreadSafeStore(testIndexers())
+	p := pod("a", "p1", "n1", []string{"img", "img"})
+	s.Add(p)
+	if got := mustByIndex(t, s, "image", "", "img"); !slices.Equal(got, []string{"a/p1"}) {
+		t.Fatalf("ByIndex(img) = %v, want [a/p1]", got)
+	}
+	keys, err := s.IndexKeys("image", "img")
+	if err != nil || len(keys) != 1 {
+		t.Fatalf("IndexKeys(img) = %v, %v; want one key", keys, err)
+	}
+	got, err := s.Index("image", pod("b", "probe", "", []string{"img", "img", "other"}))
+	if err != nil || !slices.Equal(names(got), []string{"a/p1"}) {
+		t.Fatalf("Index = %v, %v; want [a/p1]", names(got), err)
+	}
+	s.Delete(KeyOf(p))
+	if got := s.ListIndexFuncValues("image"); len(got) != 0 {
+		t.Fatalf("image values after delete = %v, want none", got)
+	}
+}
+
+// Semantics item 38: indexes added after objects exist index them at once;
+// a name in use is an error and adds nothing.
+func TestAddIndexersIndexesExistingObjects(t *testing.T) {
+	s := NewThreadSafeStore(Indexers[*corev1.Pod]{"node": byNode})
+	s.Add(pod("a", "p1", "n1", []string{"img1"}, "app", "web"))
+	s.Add(pod("b", "p2", "n1", []string{"img2"}))
+	if err := s.AddIndexers(Indexers[*corev1.Pod]{"image": byImage}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddLabelIndex("app", "app"); err != nil {
+		t.Fatal(err)
+	}
+	if got := mustByIndex(t, s, "image", "", "img2"); !slices.Equal(got, []string{"b/p2"}) {
+		t.Errorf("ByIndex(image=img2) = %v", got)
+	}
+	if got := mustByIndex(t, s, "app", "", "web"); !slices.Equal(got, []string{"a/p1"}) {
+		t.Errorf("ByIndex(app=web) = %v", got)
+	}
+	for name, add := range map[string]func() error{
+		"duplicate index":       func() error { return s.AddIndexers(Indexers[*corev1.Pod]{"fresh": byNode, "node": byNode}) },
+		"duplicate label index": func() error { return s.AddLabelIndex("node", "team") },
+		"nil index function":    func() error { return s.AddIndexers(Indexers[*corev1.Pod]{"nil": nil}) },
+		"empty label key":       func() error { return s.AddLabelIndex("team", "") },
+	} {
+		if err := add(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if got, want := s.IndexNames(), []string{"app", "image", "node"}; !slices.Equal(got, want) {
+		t.Errorf("IndexNames = %v, want %v (a failed AddIndexers must add nothing)", got, want)
+	}
+}
+
+// Semantics item 37: an unknown index name is an error for lookups, and has
+// no values.
+func TestUnknownIndexIsAnError(t *testing.T) {
+	s := NewThreadSafeStore(testIndexers())
+	s.Add(pod("a", "p1", "n1", nil))
+	if _, err := s.ByIndex("nope", "x"); err == nil {
+		t.Error("ByIndex: no error")
+	}
+	if _, err := s.ByIndexInNamespace("nope", "a", "x"); err == nil {
+		t.Error("ByIndexInNamespace: no error")
+	}
+	if _, err := s.IndexKeys("nope", "x"); err == nil {
+		t.Error("IndexKeys: no error")
+	}
+	if _, err := s.Index("nope", pod("a", "p1", "n1", nil)); err == nil {
+		t.Error("Index: no error")
+	}
+	if got := s.ListIndexFuncValues("nope"); got != nil {
+		t.Errorf("ListIndexFuncValues = %v", got)
+	}
+	for range s.IndexedObjects("nope", "", "x") {
+		t.Error("IndexedObjects yielded an object for an unknown index")
+	}
+}
+
+// Semantics item 37: IndexKeys is sorted.
+func TestIndexKeysAreSorted(t *testing.T) {
+	s := NewThreadSafeStore(testIndexers())
+	for _, k := range []string{"c/z", "a/y", "b/x", "a/b"} {
+		ns, name, _ := splitKey(k)
+		s.Add(pod(ns, name, "n", nil))
+	}
+	keys, err := s.IndexKeys("node", "n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]string, len(keys))
+	for i, k := range keys {
+		got[i] = k.String()
+	}
+	if want := []string{"a/b", "a/y", "b/x", "c/z"}; !slices.Equal(got, want) {
+		t.Errorf("IndexKeys = %v, want %v", got, want)
+	}
+}
+
+func splitKey(k string) (ns, name string, ok bool) {
+	for i := range k {
+		if k[i] == '/' {
+			return k[:i], k[i+1:], true
+		}
+	}
+	return "", k, false
+}
+
+// Semantics item 39: Add is Update, deleting a missing key is a no-op, and
+// Replace swaps the content and rebuilds every index (the later of two
+// objects with one key wins).
+func TestStoreWrites(t *testing.T) {
+	s := NewThreadSafeStore(testIndexers())
+	s.Add(pod("a", "p1", "n1", nil))
+	s.Add(pod("a", "p1", "n2", nil))
+	s.Delete(ObjectName{Namespace: "a", Name: "missing"})
+	if s.Len() != 1 {
+		t.Fatalf("Len = %d, want 1", s.Len())
+	}
+	if got := mustByIndex(t, s, "node", "", "n2"); !slices.Equal(got, []string{"a/p1"}) {
+		t.Fatalf("after Add over Add: ByIndex(n2) = %v", got)
+	}
+
+	latest := pod("b", "p2", "n4", nil)
+	s.Replace([]*corev1.Pod{pod("b", "p2", "n3", nil), pod("c", "p3", "n3", nil), latest})
+	if s.Len() != 2 {
+		t.Fatalf("after Replace: Len = %d, want 2", s.Len())
+	}
+	if got, ok := s.Get(ObjectName{Namespace: "b", Name: "p2"}); !ok || got != latest {
+		t.Fatalf("after Replace: Get(b/p2) = %v, %v; want the later object", got, ok)
+	}
+	if _, ok := s.Get(ObjectName{Namespace: "a", Name: "p1"}); ok {
+		t.Fatal("after Replace: a/p1 still present")
+	}
+	if got, want := s.ListIndexFuncValues("node"), []string{"n3", "n4"}; !slices.Equal(got, want) {
+		t.Fatalf("after Replace: node values = %v, want %v", got, want)
+	}
+	if got, want := names(s.List()), []string{"b/p2", "c/p3"}; !slices.Equal(got, want) {
+		t.Fatalf("after Replace: List = %v, want %v", got, want)
+	}
+	var keys []string
+	for _, k := range s.ListKeys() {
+		keys = append(keys, k.String())
+	}
+	slices.Sort(keys)
+	if want := []string{"b/p2", "c/p3"}; !slices.Equal(keys, want) {
+		t.Fatalf("after Replace: ListKeys = %v, want %v", keys, want)
+	}
+}
+
+// Semantics item 35: client-go string keys ("namespace/name", "name") work
+// with GetByKey; a malformed key is an error.
+func TestGetByKeyAcceptsClientGoKeys(t *testing.T) {
+	s := NewThreadSafeStore[*corev1.Pod](nil)
+	namespaced, cluster := pod("a", "p1", "", nil), pod("", "p2", "", nil)
+	s.Add(namespaced)
+	s.Add(cluster)
+	for key, want := range map[string]*corev1.Pod{"a/p1": namespaced, "p2": cluster, "a/p2": nil} {
+		got, ok, err := s.GetByKey(key)
+		if err != nil || ok != (want != nil) || got != want {
+			t.Errorf("GetByKey(%q) = %v, %v, %v; want %v", key, got, ok, err, want)
+		}
+	}
+	if _, _, err := s.GetByKey("a/b/c"); err == nil {
+		t.Error("GetByKey(a/b/c): no error")
+	}
+}
+
+// Buckets switch from a flat set to per-namespace groups past groupMin
+// members, and sets switch from a slice to a map past smallSetMax: lookups
+// must answer the same in every representation, while growing and shrinking.
+func TestIndexLookupsAcrossBucketRepresentations(t *testing.T) {
+	s := NewThreadSafeStore(testIndexers())
+	want := map[string]map[string]bool{} // namespace -> names on node "hot"
+	check := func(stage string) {
+		t.Helper()
+		var all []string
+		for ns, set := range want {
+			var inNS []string
+			for name := range set {
+				inNS = append(inNS, ns+"/"+name)
+			}
+			slices.Sort(inNS)
+			all = append(all, inNS...)
+			if got := mustByIndex(t, s, "node", ns, "hot"); !slices.Equal(got, inNS) && len(got)+len(inNS) > 0 {
+				t.Fatalf("%s: ByIndexInNamespace(%s) = %d objects, want %d", stage, ns, len(got), len(inNS))
+			}
+			var visited []*corev1.Pod
+			for p := range s.IndexedObjects("node", ns, "hot") {
+				visited = append(visited, p)
+			}
+			if got := names(visited); !slices.Equal(got, inNS) && len(got)+len(inNS) > 0 {
+				t.Fatalf("%s: IndexedObjects(%s) = %d objects, want %d", stage, ns, len(got), len(inNS))
+			}
+		}
+		slices.Sort(all)
+		if got := mustByIndex(t, s, "node", "", "hot"); !slices.Equal(got, all) && len(got)+len(all) > 0 {
+			t.Fatalf("%s: ByIndex = %d objects, want %d", stage, len(got), len(all))
+		}
+	}
+	add := func(ns, name string) {
+		s.Add(pod(ns, name, "hot", nil))
+		if want[ns] == nil {
+			want[ns] = map[string]bool{}
+		}
+		want[ns][name] = true
+	}
+	remove := func(ns, name string) {
+		s.Delete(ObjectName{Namespace: ns, Name: name})
+		delete(want[ns], name)
+	}
+	for i := range 10 {
+		add(fmt.Sprint("ns", i%3), fmt.Sprint("p", i))
+	}
+	check("flat bucket")
+	for i := 10; i < 300; i++ {
+		add(fmt.Sprint("ns", i%3), fmt.Sprint("p", i))
+	}
+	check("grouped bucket with map sets")
+	for i := 0; i < 290; i++ {
+		remove(fmt.Sprint("ns", i%3), fmt.Sprint("p", i))
+	}
+	check("shrunk bucket")
+	for i := 290; i < 300; i++ {
+		remove(fmt.Sprint("ns", i%3), fmt.Sprint("p", i))
+	}
+	check("emptied bucket")
+	if got := s.ListIndexFuncValues("node"); len(got) != 0 {
+		t.Fatalf("node values after emptying = %v", got)
+	}
+}
+
+func newNodeSpreadStore() *ThreadSafeStore[*corev1.Pod] {
+	s := NewThreadSafeStore(testIndexers())
+	for i := range 200 {
+		s.Add(pod(fmt.Sprint("ns", i%4), fmt.Sprint("p", i), fmt.Sprint("n", i%2), nil))
+	}
+	return s
+}
+
+// The visiting form allocates nothing once warmed up. The race detector makes
+// sync.Pool drop values on purpose, so `make test` runs this test a second
+// time without -race.
+func TestIndexedObjectsAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under -race; make test runs this without it")
+	}
+	s := newNodeSpreadStore()
+	sum := 0
+	for _, ns := range []string{"", "ns1"} {
+		allocs := testing.AllocsPerRun(50, func() {
+			for p := range s.IndexedObjects("node", ns, "n1") {
+				sum += len(p.Name)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("IndexedObjects(namespace %q) allocates %v times per lookup, want 0", ns, allocs)
+		}
+	}
+}
+
+// The visiting form stops when the loop breaks and lets the loop body write to
+// the store (no lock is held while it runs).
+func TestIndexedObjectsReleasesTheLock(t *testing.T) {
+	s := newNodeSpreadStore()
+	seen := 0
+	for range s.IndexedObjects("node", "", "n1") {
+		seen++
+		if seen == 3 {
+			break
+		}
+	}
+	if seen != 3 {
+		t.Errorf("loop ran %d times, want 3", seen)
+	}
+	for p := range s.IndexedObjects("node", "ns1", "n1") {
+		moved := p.DeepCopy()
+		moved.Spec.NodeName = "n0"
+		s.Update(moved)
+	}
+	if got := mustByIndex(t, s, "node", "ns1", "n1"); len(got) != 0 {
+		t.Errorf("after moving every ns1 pod off n1, %d remain", len(got))
+	}
+}
+
+// Select narrows with a label index when the selector requires an exact value
+// and otherwise scans; both give the same answer as matching every object.
+func TestSelectMatchesFullScan(t *testing.T) {
+	indexed := NewThreadSafeStore(Indexers[*corev1.Pod]{})
+	if err := indexed.AddLabelIndex("byApp", "app"); err != nil {
+		t.Fatal(err)
+	}
+	if err := indexed.AddLabelIndex("byTeam", "team"); err != nil {
+		t.Fatal(err)
+	}
+	plain := NewThreadSafeStore(Indexers[*corev1.Pod]{})
+	apps, teams := []string{"web", "db", ""}, []string{"red", "blue"}
+	for i := range 300 {
+		pairs := []string{"team", teams[i%2]}
+		if app := apps[i%3]; app != "" {
+			pairs = append(pairs, "app", app)
+		}
+		p := pod(fmt.Sprint("ns", i%5), fmt.Sprint("p", i), "", nil, pairs...)
+		indexed.Add(p)
+		plain.Add(p)
+	}
+	for _, sel := range []string{
+		"app=web", "app==db", "app in (web)", "app in (web,db)", "app=web,team=red",
+		"team=blue,app!=web", "app notin (web)", "app", "!app", "app=missing", "",
+	} {
+		selector, err := labels.Parse(sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ns := range []string{"", "ns2", "nowhere"} {
+			var want []*corev1.Pod
+			for _, p := range plain.List() {
+				if (ns == "" || p.Namespace == ns) && selector.Matches(labels.Set(p.Labels)) {
+					want = append(want, p)
+				}
+			}
+			if got := indexed.Select(ns, selector); !slices.Equal(names(got), names(want)) {
+				t.Errorf("Select(%q, %q) = %d objects, want %d", ns, sel, len(got), len(want))
+			}
+		}
+	}
+	if got := indexed.Select("", labels.Nothing()); len(got) != 0 {
+		t.Errorf("Select(Nothing) = %d objects", len(got))
+	}
+	if got := indexed.Select("", labels.Everything()); len(got) != 300 {
+		t.Errorf("Select(Everything) = %d objects, want 300", len(got))
+	}
+}
+
+// Readers and writers run concurrently without races (run with -race), and
+// the store ends consistent with the last writes.
+func TestConcurrentReadersAndWriters(t *testing.T) {
+	s := NewThreadSafeStore(testIndexers())
+	if err := s.AddLabelIndex("app", "app"); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Go(func() {
+			for i := range 500 {
+				name := fmt.Sprint("w", w, "-", i%50)
+				switch i % 5 {
+				case 4:
+					s.Delete(ObjectName{Namespace: "ns", Name: name})
+				default:
+					s.Update(pod("ns", name, fmt.Sprint("n", i%7), []string{"img"}, "app", fmt.Sprint(i%3)))
+				}
+			}
+		})
+	}
+	for range 4 {
+		wg.Go(func() {
+			sel, _ := labels.Parse("app=1")
+			for i := range 300 {
+				_, _ = s.ByIndexInNamespace("node", "ns", fmt.Sprint("n", i%7))
+				for range s.IndexedObjects("image", "", "img") {
+				}
+				_ = s.Select("ns", sel)
+				_ = s.ListIndexFuncValues("node")
+			}
+		})
+	}
+	wg.Wait()
+	total := 0
+	for _, v := range s.ListIndexFuncValues("node") {
+		got, _ := s.ByIndex("node", v)
+		total += len(got)
+	}
+	if total != s.Len() {
+		t.Errorf("node index holds %d objects, store holds %d", total, s.Len())
+	}
+}
