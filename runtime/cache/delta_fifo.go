@@ -40,7 +40,7 @@ type DeltaFIFOOptions[T any] struct {
 	// through Add, Update, Delete or Replace, and never to the objects Resync
 	// or an inferred delete takes from KnownObjects (semantics item 43). It may
 	// mutate the object in place and must be idempotent.
-	Transform func(T) (T, error)
+	Transform TransformFunc[T]
 }
 
 // DeltaFIFO is a queue of per-object change lists, the typed counterpart of
@@ -56,8 +56,9 @@ type DeltaFIFOOptions[T any] struct {
 //
 // Pop hands a key's deltas over to the consumer and releases the queue's lock
 // while the consumer processes them, so producers are not held up by a slow
-// consumer. Pop must not be called concurrently: concurrent consumers could
-// process the same key at once.
+// consumer. Until processing ends, the key counts as queued for Delete,
+// Replace and Resync. Pop must not be called concurrently: concurrent
+// consumers could process the same key at once.
 //
 // A Delete for a key that is neither queued nor known to KnownObjects is
 // dropped (as client-go's DeltaFIFO does, and unlike its RealFIFO, which
@@ -74,11 +75,14 @@ type DeltaFIFO[T Object] struct {
 	closed   chan struct{}
 	isClosed bool
 
-	// populated is set by the first Replace, Add, Update or Delete;
-	// initialPopulationCount counts the keys of the first Replace that are
-	// still to be processed.
-	populated              bool
-	initialPopulationCount int
+	// populated is set once the first Replace has completed, or by an Add,
+	// Update or Delete before it. initialKeys are the keys that were queued
+	// when the first Replace completed and have not been processed
+	// successfully yet; replacing is set while the first Replace runs (it may
+	// wait for room with the lock released).
+	populated   bool
+	replacing   bool
+	initialKeys map[ObjectName]struct{}
 
 	// inflightKey is the key Pop is processing with the lock released, and
 	// inflightNewest its newest delta: until processing ends the consumer's
@@ -94,9 +98,10 @@ type DeltaFIFO[T Object] struct {
 // NewDeltaFIFO returns an empty queue.
 func NewDeltaFIFO[T Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
 	return &DeltaFIFO[T]{
-		items:  map[ObjectName]Deltas[T]{},
-		closed: make(chan struct{}),
-		opts:   opts,
+		items:       map[ObjectName]Deltas[T]{},
+		initialKeys: map[ObjectName]struct{}{},
+		closed:      make(chan struct{}),
+		opts:        opts,
 	}
 }
 
@@ -128,20 +133,29 @@ func (f *DeltaFIFO[T]) enqueueObject(ctx context.Context, t DeltaType, obj T) er
 	key := KeyOf(obj)
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if err := f.waitForRoomLocked(ctx, key); err != nil {
+		return err
+	}
 	f.populated = true
 	if t == Deleted && !f.knownLocked(key) {
 		return nil
 	}
-	_, err := f.queueLocked(ctx, key, Delta[T]{Type: t, Object: obj})
-	return err
+	f.appendLocked(key, Delta[T]{Type: t, Object: obj})
+	return nil
 }
 
-// knownLocked reports whether key is queued or known to KnownObjects.
-func (f *DeltaFIFO[T]) knownLocked(key ObjectName) bool {
+// queuedLocked reports whether key is queued or being processed.
+func (f *DeltaFIFO[T]) queuedLocked(key ObjectName) bool {
 	if _, ok := f.items[key]; ok {
 		return true
 	}
-	if f.inflight && f.inflightKey == key {
+	return f.inflight && f.inflightKey == key
+}
+
+// knownLocked reports whether key is queued, being processed, or known to
+// KnownObjects.
+func (f *DeltaFIFO[T]) knownLocked(key ObjectName) bool {
+	if f.queuedLocked(key) {
 		return true
 	}
 	if f.opts.KnownObjects == nil {
@@ -151,27 +165,32 @@ func (f *DeltaFIFO[T]) knownLocked(key ObjectName) bool {
 	return ok
 }
 
-// queueLocked appends d to key's deltas, queueing the key if it is new and
-// waiting for room first when the queue is full. It reports whether the key
-// was newly queued.
-func (f *DeltaFIFO[T]) queueLocked(ctx context.Context, key ObjectName, d Delta[T]) (newKey bool, err error) {
-	for {
-		if deltas, ok := f.items[key]; ok {
-			deltas = append(deltas, d)
-			f.items[key] = dedupDeltas(deltas)
-			return false, nil
-		}
-		if f.opts.MaxSize <= 0 || f.lenLocked() < f.opts.MaxSize {
-			break
+// waitForRoomLocked returns once a delta for key can be queued without
+// exceeding MaxSize: the key is already queued, or there is room. While it
+// waits the lock is released, so callers must decide what to queue only after
+// it returns.
+func (f *DeltaFIFO[T]) waitForRoomLocked(ctx context.Context, key ObjectName) error {
+	for f.opts.MaxSize > 0 && f.lenLocked() >= f.opts.MaxSize {
+		if _, ok := f.items[key]; ok {
+			return nil
 		}
 		if err := f.waitLocked(ctx, &f.notFull); err != nil {
-			return false, err
+			return err
 		}
+	}
+	return nil
+}
+
+// appendLocked appends d to key's deltas, queueing the key if it is new. It
+// never waits.
+func (f *DeltaFIFO[T]) appendLocked(key ObjectName, d Delta[T]) {
+	if deltas, ok := f.items[key]; ok {
+		f.items[key] = dedupDeltas(append(deltas, d))
+		return
 	}
 	f.items[key] = Deltas[T]{d}
 	f.queue = append(f.queue, key)
 	signal(&f.notEmpty)
-	return true, nil
 }
 
 // dedupDeltas collapses the last two deltas into one when both are deletes.
@@ -222,13 +241,17 @@ func signal(ch *chan struct{}) {
 }
 
 // Replace records a full list of the objects that exist: every object of list
-// gets a Replaced delta (in list order), then every key that is queued or known
-// but missing from list gets one Deleted delta with FinalStateUnknown set,
-// carrying the newest queued state, else the known state (semantics items 6-9).
-// The first Replace defines the initial list that HasSynced waits for.
-// When MaxSize is set, Replace waits for room key by key, releasing the lock,
-// so a consumer can pop the first keys of a list longer than MaxSize while the
-// rest are queued.
+// gets a Replaced delta (in list order), then every key that is queued, being
+// processed or known, but missing from list, gets one Deleted delta with
+// FinalStateUnknown set, carrying the newest queued state, else the known
+// state (semantics items 6-9). Replace takes ownership of list (the transform
+// rewrites it in place).
+//
+// The first Replace defines the initial list that HasSynced waits for. When
+// MaxSize is set, Replace waits for room key by key, releasing the lock, so a
+// consumer can pop the first keys of a list longer than MaxSize while the rest
+// are queued; if it then fails (ctx ends, the queue closes), what it queued
+// stays queued and the next Replace completes the job.
 func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 	if f.opts.Transform != nil {
 		for i, obj := range list {
@@ -243,68 +266,78 @@ func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 	defer f.mu.Unlock()
 	first := !f.populated
 	if first {
-		f.initialPopulationCount = f.lenLocked()
+		f.replacing = true
+		defer func() { f.replacing = false }()
+		for _, key := range f.queue[f.head:] {
+			f.initialKeys[key] = struct{}{}
+		}
+	}
+	queue := func(key ObjectName, d Delta[T]) {
+		if first {
+			f.initialKeys[key] = struct{}{}
+		}
+		f.appendLocked(key, d)
 	}
 	inList := make(map[ObjectName]struct{}, len(list))
-	queue := func(key ObjectName, d Delta[T]) error {
-		newKey, err := f.queueLocked(ctx, key, d)
-		if newKey && first {
-			f.initialPopulationCount++
-		}
-		return err
-	}
 	for _, obj := range list {
 		key := KeyOf(obj)
 		inList[key] = struct{}{}
-		if err := queue(key, Delta[T]{Type: Replaced, Object: obj}); err != nil {
+		if err := f.waitForRoomLocked(ctx, key); err != nil {
 			return err
 		}
+		queue(key, Delta[T]{Type: Replaced, Object: obj})
 	}
-	var missing []ObjectName
+	var candidates []ObjectName
 	for key := range f.items {
-		if _, ok := inList[key]; !ok {
-			missing = append(missing, key)
-		}
+		candidates = append(candidates, key)
 	}
 	if f.inflight {
-		key := f.inflightKey
-		_, listed := inList[key]
-		_, queued := f.items[key]
-		if !listed && !queued && f.inflightNewest.Type != Deleted {
-			missing = append(missing, key)
-		}
+		candidates = append(candidates, f.inflightKey)
 	}
 	if f.opts.KnownObjects != nil {
-		for _, key := range f.opts.KnownObjects.ListKeys() {
-			_, listed := inList[key]
-			_, queued := f.items[key]
-			inflight := f.inflight && f.inflightKey == key
-			if !listed && !queued && !inflight {
-				missing = append(missing, key)
-			}
-		}
+		candidates = append(candidates, f.opts.KnownObjects.ListKeys()...)
 	}
-	for _, key := range missing {
-		var last T
-		if deltas, ok := f.items[key]; ok {
-			newest, _ := deltas.Newest()
-			last = newest.Object
-		} else if f.inflight && f.inflightKey == key {
-			last = f.inflightNewest.Object
-		} else if f.opts.KnownObjects != nil {
-			last, _ = f.opts.KnownObjects.Get(key)
+	for _, key := range candidates {
+		if _, listed := inList[key]; listed {
+			continue
 		}
-		if err := queue(key, Delta[T]{Type: Deleted, Object: last, FinalStateUnknown: true}); err != nil {
+		if err := f.waitForRoomLocked(ctx, key); err != nil {
 			return err
 		}
+		if last, ok := f.lastStateLocked(key); ok {
+			queue(key, Delta[T]{Type: Deleted, Object: last, FinalStateUnknown: true})
+		}
+		inList[key] = struct{}{} // one tombstone per key
 	}
 	f.populated = true
 	return nil
 }
 
-// Resync queues a Sync delta for every known object whose key is not queued
-// (a queued key already carries a newer state; semantics item 24). Without
-// KnownObjects it does nothing. It waits only as the MaxSize option says.
+// lastStateLocked returns the newest state of a key missing from a relist,
+// and whether it needs a tombstone: not when its newest queued or in-flight
+// delta is already a delete of a seen object, nor when the key is gone.
+func (f *DeltaFIFO[T]) lastStateLocked(key ObjectName) (T, bool) {
+	if deltas, ok := f.items[key]; ok {
+		newest, _ := deltas.Newest()
+		// A queued real delete absorbs the tombstone (dedupDeltas).
+		return newest.Object, true
+	}
+	if f.inflight && f.inflightKey == key {
+		return f.inflightNewest.Object, f.inflightNewest.Type != Deleted
+	}
+	if f.opts.KnownObjects != nil {
+		// A key listed earlier may have been deleted from the store by the
+		// consumer since: its delete was delivered already.
+		return f.opts.KnownObjects.Get(key)
+	}
+	var zero T
+	return zero, false
+}
+
+// Resync queues a Sync delta for every known object whose key is neither
+// queued nor being processed (those already carry a newer state; semantics
+// item 24). Without KnownObjects it does nothing. It waits only as the MaxSize
+// option says, and decides what to queue for a key only after waiting.
 func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 	if f.opts.KnownObjects == nil {
 		return nil
@@ -313,18 +346,14 @@ func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, key := range keys {
-		if _, queued := f.items[key]; queued {
-			continue
-		}
-		if f.inflight && f.inflightKey == key {
-			continue
-		}
-		obj, ok := f.opts.KnownObjects.Get(key)
-		if !ok {
-			continue
-		}
-		if _, err := f.queueLocked(ctx, key, Delta[T]{Type: Sync, Object: obj}); err != nil {
+		if err := f.waitForRoomLocked(ctx, key); err != nil {
 			return err
+		}
+		if f.queuedLocked(key) {
+			continue
+		}
+		if obj, ok := f.opts.KnownObjects.Get(key); ok {
+			f.appendLocked(key, Delta[T]{Type: Sync, Object: obj})
 		}
 	}
 	return nil
@@ -332,8 +361,9 @@ func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 
 // Pop waits for a queued key, removes it with its deltas and calls process
 // with the lock released. It returns process's error, after putting the
-// deltas back; ErrFIFOClosed once the queue is closed and empty; or ctx's
-// error. Pop must not be called concurrently with itself.
+// deltas back ahead of any that arrived meanwhile; ErrFIFOClosed once the
+// queue is closed and empty; or ctx's error. Pop must not be called
+// concurrently with itself.
 func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) error {
 	f.popMu.Lock()
 	defer f.popMu.Unlock()
@@ -372,7 +402,10 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) error
 
 	if err != nil {
 		if newer, ok := f.items[key]; ok {
-			f.items[key] = append(deltas, newer...)
+			for _, d := range newer {
+				deltas = dedupDeltas(append(deltas, d))
+			}
+			f.items[key] = deltas
 		} else {
 			f.items[key] = deltas
 			f.queue = append(f.queue, key)
@@ -380,15 +413,13 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) error
 		}
 		return err
 	}
-	if f.initialPopulationCount > 0 {
-		f.initialPopulationCount--
-	}
+	delete(f.initialKeys, key)
 	return nil
 }
 
-// HasSynced reports whether the first Replace's keys (and what was queued
-// before it) have all been popped and processed, or whether an Add, Update or
-// Delete was queued before any Replace (semantics item 17).
+// HasSynced reports whether the first Replace has completed and every key
+// queued by then has been popped and processed without error, or whether an
+// Add, Update or Delete was queued before any Replace (semantics item 17).
 func (f *DeltaFIFO[T]) HasSynced() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -396,7 +427,7 @@ func (f *DeltaFIFO[T]) HasSynced() bool {
 }
 
 func (f *DeltaFIFO[T]) hasSyncedLocked() bool {
-	return f.populated && f.initialPopulationCount == 0
+	return f.populated && !f.replacing && len(f.initialKeys) == 0
 }
 
 // Len returns the number of queued keys.
