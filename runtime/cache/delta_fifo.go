@@ -83,6 +83,9 @@ type DeltaFIFO[T Object] struct {
 	populated   bool
 	replacing   bool
 	initialKeys map[ObjectName]struct{}
+	// synced is closed once HasSynced has become true.
+	synced       chan struct{}
+	syncedClosed bool
 
 	// inflightKey is the key Pop is processing with the lock released, and
 	// inflightNewest its newest delta: until processing ends the consumer's
@@ -100,6 +103,7 @@ func NewDeltaFIFO[T Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
 	return &DeltaFIFO[T]{
 		items:       map[ObjectName]Deltas[T]{},
 		initialKeys: map[ObjectName]struct{}{},
+		synced:      make(chan struct{}),
 		closed:      make(chan struct{}),
 		opts:        opts,
 	}
@@ -137,6 +141,7 @@ func (f *DeltaFIFO[T]) enqueueObject(ctx context.Context, t DeltaType, obj T) er
 		return err
 	}
 	f.populated = true
+	f.checkSyncedLocked()
 	if t == Deleted && !f.knownLocked(key) {
 		return nil
 	}
@@ -267,7 +272,10 @@ func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 	first := !f.populated
 	if first {
 		f.replacing = true
-		defer func() { f.replacing = false }()
+		defer func() {
+			f.replacing = false
+			f.checkSyncedLocked()
+		}()
 		for _, key := range f.queue[f.head:] {
 			f.initialKeys[key] = struct{}{}
 		}
@@ -414,6 +422,7 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) error
 		return err
 	}
 	delete(f.initialKeys, key)
+	f.checkSyncedLocked()
 	return nil
 }
 
@@ -429,6 +438,18 @@ func (f *DeltaFIFO[T]) HasSynced() bool {
 func (f *DeltaFIFO[T]) hasSyncedLocked() bool {
 	return f.populated && !f.replacing && len(f.initialKeys) == 0
 }
+
+// checkSyncedLocked closes the synced channel when HasSynced has become true.
+func (f *DeltaFIFO[T]) checkSyncedLocked() {
+	if !f.syncedClosed && f.hasSyncedLocked() {
+		f.syncedClosed = true
+		close(f.synced)
+	}
+}
+
+// Synced returns a channel that is closed once HasSynced is true, for waiting
+// without polling (semantics item 19).
+func (f *DeltaFIFO[T]) Synced() <-chan struct{} { return f.synced }
 
 // Len returns the number of queued keys.
 func (f *DeltaFIFO[T]) Len() int {

@@ -119,21 +119,29 @@ func NewThreadSafeStore[T Object](indexers Indexers[T]) *ThreadSafeStore[T] {
 }
 
 // Add implements Indexer.
-func (s *ThreadSafeStore[T]) Add(obj T) { s.Update(obj) }
+func (s *ThreadSafeStore[T]) Add(obj T) { s.Upsert(obj) }
 
 // Update implements Indexer.
-func (s *ThreadSafeStore[T]) Update(obj T) {
+func (s *ThreadSafeStore[T]) Update(obj T) { s.Upsert(obj) }
+
+// Upsert stores obj under its key and returns the object it replaced, if any,
+// in one critical section.
+func (s *ThreadSafeStore[T]) Upsert(obj T) (old T, existed bool) {
 	key := KeyOf(obj)
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.upsertLocked(key, obj)
+}
+
+func (s *ThreadSafeStore[T]) upsertLocked(key ObjectName, obj T) (old T, existed bool) {
 	names := s.byNamespace[key.Namespace]
 	if id, ok := names[key.Name]; ok {
-		old := s.entries[id].obj
+		old = s.entries[id].obj
 		s.entries[id].obj = obj
 		for _, ix := range s.indexes {
 			ix.update(id, key.Namespace, old, obj, s.entries)
 		}
-		return
+		return old, true
 	}
 	if names == nil {
 		names = map[string]slot{}
@@ -141,10 +149,10 @@ func (s *ThreadSafeStore[T]) Update(obj T) {
 	}
 	id := s.allocate(key, obj)
 	names[key.Name] = id
-	var zero T
 	for _, ix := range s.indexes {
-		ix.update(id, key.Namespace, zero, obj, s.entries)
+		ix.update(id, key.Namespace, old, obj, s.entries)
 	}
+	return old, false
 }
 
 func (s *ThreadSafeStore[T]) allocate(key ObjectName, obj T) slot {
@@ -161,16 +169,20 @@ func (s *ThreadSafeStore[T]) allocate(key ObjectName, obj T) slot {
 
 // Delete implements Indexer. Deleting a missing key is a no-op (semantics
 // item 39).
-func (s *ThreadSafeStore[T]) Delete(key ObjectName) {
+func (s *ThreadSafeStore[T]) Delete(key ObjectName) { s.Remove(key) }
+
+// Remove deletes the object stored under key and returns it, if any, in one
+// critical section.
+func (s *ThreadSafeStore[T]) Remove(key ObjectName) (old T, existed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	names := s.byNamespace[key.Namespace]
 	id, ok := names[key.Name]
 	if !ok {
-		return
+		return old, false
 	}
 	var zero T
-	old := s.entries[id].obj
+	old = s.entries[id].obj
 	for _, ix := range s.indexes {
 		ix.update(id, key.Namespace, old, zero, s.entries)
 	}
@@ -181,6 +193,7 @@ func (s *ThreadSafeStore[T]) Delete(key ObjectName) {
 	s.entries[id] = entry[T]{}
 	s.free = append(s.free, id)
 	s.count--
+	return old, true
 }
 
 // Replace implements Indexer.
@@ -194,27 +207,8 @@ func (s *ThreadSafeStore[T]) Replace(objs []T) {
 	for _, ix := range s.indexes {
 		ix.buckets = map[string]*bucket{}
 	}
-	var zero T
 	for _, obj := range objs {
-		key := KeyOf(obj)
-		names := s.byNamespace[key.Namespace]
-		if names == nil {
-			names = map[string]slot{}
-			s.byNamespace[key.Namespace] = names
-		}
-		if id, ok := names[key.Name]; ok {
-			old := s.entries[id].obj
-			s.entries[id].obj = obj
-			for _, ix := range s.indexes {
-				ix.update(id, key.Namespace, old, obj, s.entries)
-			}
-			continue
-		}
-		id := s.allocate(key, obj)
-		names[key.Name] = id
-		for _, ix := range s.indexes {
-			ix.update(id, key.Namespace, zero, obj, s.entries)
-		}
+		s.upsertLocked(KeyOf(obj), obj)
 	}
 }
 

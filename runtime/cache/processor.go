@@ -1,0 +1,287 @@
+package cache
+
+import (
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/klog/v2"
+)
+
+// minimumResyncPeriod is the smallest resync period a handler can ask for
+// (semantics item 23).
+const minimumResyncPeriod = time.Second
+
+// notificationKind says which handler method a notification calls.
+type notificationKind uint8
+
+const (
+	addNotification notificationKind = iota
+	updateNotification
+	deleteNotification
+)
+
+// notification is one handler call waiting in a listener's buffer. It is a
+// plain value: queueing it allocates nothing beyond the buffer itself.
+type notification[T any] struct {
+	kind notificationKind
+	// flag is isInInitialList for adds and finalStateUnknown for deletes.
+	flag   bool
+	oldObj T
+	newObj T
+}
+
+// ResourceEventHandlerRegistration is the handle AddEventHandler returns.
+type ResourceEventHandlerRegistration interface {
+	// HasSynced reports whether the informer has synced and every object of
+	// its initial list (or, for a handler added after start, every object the
+	// store held when it was added) has been handed to this handler and the
+	// handler has returned (semantics item 18).
+	HasSynced() bool
+}
+
+// listener buffers the notifications of one registration and delivers them,
+// in order, from its own goroutine. Its buffer is unbounded, so a slow handler
+// never blocks the informer or other handlers.
+type listener[T any] struct {
+	owner   any // the informer that created it
+	handler ResourceEventHandler[T]
+	synced  func() bool // the informer's HasSynced
+	// logger and panics are the processor's, set when the listener starts.
+	logger klog.Logger
+	panics *atomic.Int64
+
+	mu      sync.Mutex
+	pending ring[notification[T]]
+	wake    chan struct{} // capacity 1: a delivery may be waiting
+	stop    chan struct{}
+	stopped bool
+	done    chan struct{} // closed when run returns
+
+	// initialPending counts initial-list adds queued and not yet delivered.
+	initialPending atomic.Int64
+
+	// requestedResync is what the handler asked for; resyncPeriod what it
+	// gets; nextResync is when it is next due. Guarded by the processor.
+	requestedResync time.Duration
+	resyncPeriod    time.Duration
+	nextResync      time.Time
+}
+
+func newListener[T any](owner any, handler ResourceEventHandler[T], synced func() bool, requested, period time.Duration, now time.Time) *listener[T] {
+	return &listener[T]{
+		owner:           owner,
+		handler:         handler,
+		synced:          synced,
+		wake:            make(chan struct{}, 1),
+		stop:            make(chan struct{}),
+		done:            make(chan struct{}),
+		requestedResync: requested,
+		resyncPeriod:    period,
+		nextResync:      now.Add(period),
+	}
+}
+
+// HasSynced implements ResourceEventHandlerRegistration.
+func (l *listener[T]) HasSynced() bool {
+	return l.synced() && l.initialPending.Load() == 0
+}
+
+// add queues n for delivery. It never blocks.
+func (l *listener[T]) add(n notification[T]) {
+	if n.kind == addNotification && n.flag {
+		l.initialPending.Add(1)
+	}
+	l.mu.Lock()
+	if !l.stopped {
+		l.pending.push(n)
+	}
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run delivers notifications until the listener is stopped. Notifications
+// still buffered at that point are dropped: the handler is going away.
+func (l *listener[T]) run() {
+	defer close(l.done)
+	for {
+		l.mu.Lock()
+		for l.pending.len() == 0 && !l.stopped {
+			l.mu.Unlock()
+			select {
+			case <-l.wake:
+			case <-l.stop:
+			}
+			l.mu.Lock()
+		}
+		if l.stopped {
+			l.pending.clear()
+			l.mu.Unlock()
+			return
+		}
+		n := l.pending.pop()
+		l.mu.Unlock()
+		l.deliver(n)
+	}
+}
+
+// deliver calls the handler, recovering (and logging and counting) a panic so
+// that one bad notification neither kills the informer nor stops later ones.
+func (l *listener[T]) deliver(n notification[T]) {
+	defer func() {
+		if n.kind == addNotification && n.flag {
+			l.initialPending.Add(-1)
+		}
+		if r := recover(); r != nil {
+			l.panics.Add(1)
+			l.logger.Error(nil, "Event handler panicked; the notification is skipped", "panic", r, "stack", string(debug.Stack()))
+		}
+	}()
+	switch n.kind {
+	case addNotification:
+		l.handler.OnAdd(n.newObj, n.flag)
+	case updateNotification:
+		l.handler.OnUpdate(n.oldObj, n.newObj)
+	case deleteNotification:
+		l.handler.OnDelete(n.oldObj, n.flag)
+	}
+}
+
+// shutdown stops the listener; it returns at once.
+func (l *listener[T]) shutdown() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.stopped {
+		l.stopped = true
+		close(l.stop)
+	}
+}
+
+// processor fans notifications out to listeners.
+type processor[T any] struct {
+	panics atomic.Int64 // handler calls that panicked, over all listeners
+	logger klog.Logger  // set by start
+
+	mu        sync.RWMutex
+	listeners []*listener[T]
+	syncing   []*listener[T] // listeners due for the resync in progress
+	started   bool
+	stopped   bool
+}
+
+// addListener registers l and starts it if the processor runs. It reports
+// whether the processor runs.
+func (p *processor[T]) addListener(l *listener[T]) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.listeners = append(p.listeners, l)
+	if p.started {
+		p.run(l)
+	}
+	return p.started
+}
+
+// removeListener unregisters l and stops it asynchronously; removing a
+// listener that is not registered is a no-op.
+func (p *processor[T]) removeListener(l *listener[T]) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	remove := func(ls []*listener[T]) []*listener[T] {
+		for i, x := range ls {
+			if x == l {
+				return append(ls[:i:i], ls[i+1:]...)
+			}
+		}
+		return ls
+	}
+	p.listeners = remove(p.listeners)
+	p.syncing = remove(p.syncing)
+	l.shutdown()
+}
+
+// distribute queues n to every listener, or only to those due for resync
+// when sync is set.
+func (p *processor[T]) distribute(n notification[T], sync bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	targets := p.listeners
+	if sync {
+		targets = p.syncing
+	}
+	for _, l := range targets {
+		l.add(n)
+	}
+}
+
+// start starts every listener, logging to logger.
+func (p *processor[T]) start(logger klog.Logger) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.started = true
+	p.logger = logger
+	for _, l := range p.listeners {
+		p.run(l)
+	}
+}
+
+// run starts l's goroutine; p.mu is held.
+func (p *processor[T]) run(l *listener[T]) {
+	l.logger, l.panics = p.logger, &p.panics
+	go l.run()
+}
+
+// stop stops every listener and waits for their goroutines to return.
+func (p *processor[T]) stop() {
+	p.mu.Lock()
+	p.stopped = true
+	listeners := p.listeners
+	for _, l := range listeners {
+		l.shutdown()
+	}
+	started := p.started
+	p.mu.Unlock()
+	if started {
+		for _, l := range listeners {
+			<-l.done
+		}
+	}
+}
+
+// shouldResync selects the listeners whose resync is due at now, schedules
+// their next one, and reports whether there is any.
+func (p *processor[T]) shouldResync(now time.Time) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.syncing = p.syncing[:0]
+	for _, l := range p.listeners {
+		if l.resyncPeriod > 0 && !now.Before(l.nextResync) {
+			p.syncing = append(p.syncing, l)
+			l.nextResync = now.Add(l.resyncPeriod)
+		}
+	}
+	return len(p.syncing) > 0
+}
+
+// resyncCheckPeriodChanged re-derives every listener's period from the new
+// informer check period (before start only).
+func (p *processor[T]) resyncCheckPeriodChanged(check time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.listeners {
+		l.resyncPeriod = effectiveResync(l.requestedResync, check)
+	}
+}
+
+// effectiveResync is the resync period a handler asking for requested gets
+// from an informer that checks every check: none when either is zero, and
+// never less often than the check (semantics item 23).
+func effectiveResync(requested, check time.Duration) time.Duration {
+	if requested == 0 || check == 0 {
+		return 0
+	}
+	return max(requested, check)
+}

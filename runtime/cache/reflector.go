@@ -1,0 +1,169 @@
+package cache
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"sync"
+	"time"
+
+	"k8s.io/client-go/tools/cache"
+)
+
+// ReflectorOptions configure a Reflector. The zero value is valid.
+type ReflectorOptions struct {
+	// Name describes the objects in client-go's logs and metrics.
+	Name string
+	// ResyncPeriod is how often the reflector asks ShouldResync whether to
+	// call the queue's Resync; zero never resyncs.
+	ResyncPeriod time.Duration
+	// ShouldResync, when set, is asked on every resync tick; nil means yes.
+	ShouldResync func() bool
+	// WatchErrorHandler is called with every error that ends a list or
+	// watch; nil leaves client-go's default, which logs.
+	WatchErrorHandler cache.WatchErrorHandlerWithContext
+}
+
+// Reflector keeps a DeltaFIFO up to date with the server and feeds its
+// consumer. The network side is client-go's, unchanged: its cache.Reflector
+// (list then watch, watch-list streaming, bookmarks, relists on 410 Gone,
+// pagination and backoff), run by its controller loop (cache.New), which also
+// owns the watch error handler. Only the queue and what it delivers are typed.
+type Reflector[T Object] struct {
+	controller cache.Controller
+	queue      *fifoQueue[T]
+}
+
+// NewReflector returns a reflector that fills fifo from lw and hands every
+// popped key to process. Run starts it.
+func NewReflector[T Object](lw *ListWatch[T], fifo *DeltaFIFO[T], process PopProcessFunc[T], opts ReflectorOptions) *Reflector[T] {
+	queue := &fifoQueue[T]{fifo: fifo, process: process, name: opts.Name}
+	controller := cache.New(&cache.Config{
+		Queue:                        queue,
+		ListerWatcher:                lw.listerWatcher(),
+		ObjectType:                   exampleObject[T](),
+		ObjectDescription:            opts.Name,
+		FullResyncPeriod:             opts.ResyncPeriod,
+		ShouldResync:                 opts.ShouldResync,
+		WatchErrorHandlerWithContext: opts.WatchErrorHandler,
+		// Process is not used: the queue calls the typed process itself.
+	})
+	return &Reflector[T]{controller: controller, queue: queue}
+}
+
+// exampleObject returns a new, empty T: the type the reflector accepts.
+func exampleObject[T Object]() T {
+	return reflect.New(reflect.TypeFor[T]().Elem()).Interface().(T)
+}
+
+// Run lists, watches, relists and processes until ctx ends, then closes the
+// queue and returns once client-go's goroutines have. A producer call that has
+// to wait for room in the queue (DeltaFIFOOptions.MaxSize) waits under ctx.
+func (r *Reflector[T]) Run(ctx context.Context) {
+	r.queue.setContext(ctx)
+	r.controller.RunWithContext(ctx)
+}
+
+// LastSyncResourceVersion is the resourceVersion the reflector last saw. It is
+// not synchronised with what the queue's consumer has processed (semantics
+// item 48).
+func (r *Reflector[T]) LastSyncResourceVersion() string {
+	return r.controller.LastSyncResourceVersion()
+}
+
+// fifoQueue is the untyped cache.Queue face of a DeltaFIFO that client-go's
+// reflector writes to and its controller loop pops. Objects of another type
+// are refused with an error, which the reflector logs (semantics item 32).
+type fifoQueue[T Object] struct {
+	fifo    *DeltaFIFO[T]
+	process PopProcessFunc[T]
+	name    string
+
+	mu  sync.Mutex
+	ctx context.Context // bounds producer waits; set by Reflector.Run
+}
+
+func (q *fifoQueue[T]) setContext(ctx context.Context) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.ctx = ctx
+}
+
+func (q *fifoQueue[T]) context() context.Context {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.ctx == nil {
+		return context.Background()
+	}
+	return q.ctx
+}
+
+func typed[T any](obj any) (T, error) {
+	t, ok := obj.(T)
+	if !ok {
+		return t, fmt.Errorf("expected %T, got %T", t, obj)
+	}
+	return t, nil
+}
+
+func (q *fifoQueue[T]) Add(obj any) error {
+	t, err := typed[T](obj)
+	if err != nil {
+		return err
+	}
+	return q.fifo.Add(q.context(), t)
+}
+
+func (q *fifoQueue[T]) Update(obj any) error {
+	t, err := typed[T](obj)
+	if err != nil {
+		return err
+	}
+	return q.fifo.Update(q.context(), t)
+}
+
+func (q *fifoQueue[T]) Delete(obj any) error {
+	t, err := typed[T](obj)
+	if err != nil {
+		return err
+	}
+	return q.fifo.Delete(q.context(), t)
+}
+
+func (q *fifoQueue[T]) Replace(list []any, _ string) error {
+	objs := make([]T, len(list))
+	for i, obj := range list {
+		t, err := typed[T](obj)
+		if err != nil {
+			return err
+		}
+		objs[i] = t
+	}
+	return q.fifo.Replace(q.context(), objs)
+}
+
+func (q *fifoQueue[T]) Resync() error { return q.fifo.Resync(q.context()) }
+
+// Pop ignores the controller's process function (which is nil) and hands the
+// typed deltas to the reflector's consumer. The controller closes the queue
+// when its context ends, which ends a waiting Pop.
+func (q *fifoQueue[T]) Pop(cache.PopProcessFunc) (any, error) {
+	return nil, q.fifo.Pop(context.Background(), q.process)
+}
+
+func (q *fifoQueue[T]) HasSynced() bool { return q.fifo.HasSynced() }
+
+func (q *fifoQueue[T]) HasSyncedChecker() cache.DoneChecker {
+	return syncedChecker{q.name, q.fifo.Synced()}
+}
+
+func (q *fifoQueue[T]) Close() { q.fifo.Close() }
+
+// syncedChecker is a cache.DoneChecker over a channel.
+type syncedChecker struct {
+	name string
+	done <-chan struct{}
+}
+
+func (c syncedChecker) Name() string          { return c.name }
+func (c syncedChecker) Done() <-chan struct{} { return c.done }
