@@ -4,6 +4,7 @@ GO ?= go
 # Seeds of the randomized differential tests, read from the environment by
 # the tests themselves.
 export DIFF_SEEDS ?= 500
+export INFORMER_DIFF_SEEDS ?= 200
 # Benchmark selection and repetitions for `make bench`.
 BENCH ?= .
 BENCH_COUNT ?= 1

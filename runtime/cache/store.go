@@ -6,6 +6,7 @@ import (
 	"iter"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -34,7 +35,7 @@ type Indexer[T Object] interface {
 	// Get returns the object stored under key.
 	Get(key ObjectName) (T, bool)
 	// GetByKey returns the object stored under a client-go string key
-	// ("namespace/name" or "name").
+	// ("namespace/name" or "name"); any other form is an error.
 	GetByKey(key string) (T, bool, error)
 	// Len returns the number of stored objects.
 	Len() int
@@ -226,6 +227,9 @@ func (s *ThreadSafeStore[T]) Get(key ObjectName) (T, bool) {
 // GetByKey implements Indexer.
 func (s *ThreadSafeStore[T]) GetByKey(key string) (T, bool, error) {
 	name, err := cache.ParseObjectName(key)
+	if err == nil && name.Namespace == "" && strings.Contains(key, "/") {
+		err = fmt.Errorf("malformed key %q: empty namespace", key)
+	}
 	if err != nil {
 		var zero T
 		return zero, false, err

@@ -279,8 +279,10 @@ func TestGetByKeyAcceptsClientGoKeys(t *testing.T) {
 			t.Errorf("GetByKey(%q) = %v, %v, %v; want %v", key, got, ok, err, want)
 		}
 	}
-	if _, _, err := s.GetByKey("a/b/c"); err == nil {
-		t.Error("GetByKey(a/b/c): no error")
+	for _, malformed := range []string{"a/b/c", "/p2"} {
+		if _, _, err := s.GetByKey(malformed); err == nil {
+			t.Errorf("GetByKey(%q): no error", malformed)
+		}
 	}
 }
 
