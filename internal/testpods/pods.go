@@ -16,14 +16,14 @@
 //   - 100,000 pods; each namespace holds 1,000 of them.
 //   - Every node runs exactly 100 pods, one from each namespace (each namespace
 //     spreads its pods over the nodes with its own random permutation).
-//   - Label app takes about 7,300 values:
-//   - len(GlobalApps) "global" apps run in every namespace with
-//     GlobalReplicas pods each: 1,000 pods per app, 10 (1%) per namespace;
-//   - "shared" apps run in one group of SharedGroupSize consecutive
-//     namespaces with SharedReplicas pods in each: 100 pods per app (0.1% of
-//     the pods), 10 per namespace. Each namespace hosts SharedPerNamespace
-//     of them; SharedApp(ns, k) names them;
-//   - the other pods belong to apps local to one namespace, of 1 to 40 pods.
+//   - Label app takes about 9,400 values. The len(GlobalApps) global apps
+//     run in every namespace with GlobalReplicas pods each: 1,000 pods per
+//     app, 10 (1%) per namespace.
+//   - Shared apps run in one group of SharedGroupSize consecutive namespaces
+//     with SharedReplicas pods in each: 100 pods per app (0.1% of the pods),
+//     10 per namespace. Each namespace hosts SharedPerNamespace of them;
+//     SharedApp(ns, k) names them.
+//   - The other pods belong to apps local to one namespace, of 1 to 40 pods.
 //
 // Smaller configurations keep the same order of deployments per namespace
 // (global, shared, local) and cut it at PodsPerNamespace.
@@ -136,8 +136,9 @@ type deployment struct {
 }
 
 // Generate returns the pods of configuration c, namespace by namespace. Equal
-// configurations give equal pods. Every pod is a separate allocation, with
-// its own strings, as if decoded from the API server.
+// configurations give equal pods. Every pod is a separate allocation with its
+// own copies of its names, label values and other per-pod strings, as a
+// decoder would give.
 func Generate(c Config) []*corev1.Pod {
 	c = c.withDefaults()
 	rng := rand.New(rand.NewPCG(c.Seed, 0x9e3779b97f4a7c15))
@@ -233,16 +234,14 @@ func randUID(rng *rand.Rand) types.UID {
 }
 
 func controllerFields(d *deployment) []byte {
-	return fmt.Appendf(nil, `{"f:metadata":{"f:annotations":{".":{},"f:prometheus.io/port":{},"f:prometheus.io/scrape":{}},`+
-		`"f:generateName":{},"f:labels":{".":{},"f:app":{},"f:pod-template-hash":{},"f:team":{},"f:version":{}},`+
+	return fmt.Appendf(nil, `{"f:metadata":{"f:generateName":{},"f:labels":{".":{},"f:app":{},"f:pod-template-hash":{},"f:team":{},"f:version":{}},`+
 		`"f:ownerReferences":{".":{},"k:{\"uid\":\"%s\"}":{}}},"f:spec":{"f:containers":{`+
 		`"k:{\"name\":\"app\"}":{".":{},"f:env":{},"f:image":{},"f:name":{},"f:ports":{},"f:resources":{},"f:volumeMounts":{}},`+
 		`"k:{\"name\":\"log-shipper\"}":{".":{},"f:image":{},"f:name":{},"f:resources":{},"f:volumeMounts":{}}},`+
 		`"f:dnsPolicy":{},"f:restartPolicy":{},"f:volumes":{}}}`, d.rsUID)
 }
 
-var kubeletFields = `{"f:status":{"f:conditions":{"k:{\"type\":\"ContainersReady\"}":{".":{},"f:status":{}},` +
-	`"k:{\"type\":\"Ready\"}":{".":{},"f:status":{}}},"f:containerStatuses":{},"f:hostIP":{},` +
+var kubeletFields = `{"f:status":{"f:conditions":{},"f:containerStatuses":{},"f:hostIP":{},` +
 	`"f:phase":{},"f:podIP":{},"f:podIPs":{},"f:startTime":{}}}`
 
 func newPod(rng *rand.Rand, namespace, node string, d *deployment, created time.Time, seq int) *corev1.Pod {
@@ -355,7 +354,6 @@ func newPod(rng *rand.Rand, namespace, node string, d *deployment, created time.
 				{
 					Name:  "app",
 					Image: clone(d.image),
-					Args:  []string{"--config=/etc/" + app + "/config.yaml", "--log-format=json"},
 					Ports: []corev1.ContainerPort{
 						{Name: "http", ContainerPort: 8080, Protocol: corev1.ProtocolTCP},
 						{Name: "metrics", ContainerPort: 9090, Protocol: corev1.ProtocolTCP},
@@ -363,7 +361,6 @@ func newPod(rng *rand.Rand, namespace, node string, d *deployment, created time.
 					Env: []corev1.EnvVar{
 						{Name: "APP_NAME", Value: app},
 						{Name: "LOG_LEVEL", Value: "info"},
-						{Name: "GOMAXPROCS", Value: "2"},
 						{Name: "POD_IP", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{APIVersion: "v1", FieldPath: "status.podIP"}}},
 					},
 					Resources: corev1.ResourceRequirements{
@@ -405,7 +402,6 @@ func newPod(rng *rand.Rand, namespace, node string, d *deployment, created time.
 			TerminationGracePeriodSeconds: &grace,
 			DNSPolicy:                     corev1.DNSClusterFirst,
 			ServiceAccountName:            "default",
-			DeprecatedServiceAccount:      "default",
 			NodeName:                      clone(node),
 			SecurityContext:               &corev1.PodSecurityContext{},
 			SchedulerName:                 corev1.DefaultSchedulerName,
