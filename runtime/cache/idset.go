@@ -78,21 +78,12 @@ func (s *idSet) has(id slot) bool {
 	return slices.Contains(s.list, id)
 }
 
-// each calls fn for every member until fn returns false, and reports whether
-// it visited them all.
-func (s *idSet) each(fn func(slot) bool) bool {
-	if s.m != nil {
-		for id := range s.m {
-			if !fn(id) {
-				return false
-			}
-		}
-		return true
-	}
+// visit calls fn for every member.
+func (s *idSet) visit(fn func(slot)) {
 	for _, id := range s.list {
-		if !fn(id) {
-			return false
-		}
+		fn(id)
 	}
-	return true
+	for id := range s.m {
+		fn(id)
+	}
 }

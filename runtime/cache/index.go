@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 )
@@ -14,16 +15,147 @@ type IndexFunc[T any] func(obj T) []string
 // Indexers maps index names to index functions.
 type Indexers[T any] map[string]IndexFunc[T]
 
-// groupMin is the bucket size above which a bucket keeps its members grouped
-// by namespace. Below it, a namespace-scoped lookup scans at most groupMin
-// members, a constant; above it, the lookup visits only the namespace's group.
-const groupMin = 64
+// nsID identifies a namespace inside a store: namespaces are interned, so
+// index buckets can order and compare them as small integers.
+type nsID uint32
 
-// bucket holds the slots of the objects indexed under one value.
+// member is one object of a bucket.
+type member struct {
+	ns nsID
+	id slot
+}
+
+func compareMembers(a, b member) int {
+	return cmp.Or(cmp.Compare(a.ns, b.ns), cmp.Compare(a.id, b.id))
+}
+
+// largeBucket is the size above which a bucket switches from one sorted run of
+// members to per-namespace sets, so that adding to or removing from a huge
+// bucket does not move all of it.
+const largeBucket = 1024
+
+// bucket holds the objects indexed under one value. Up to largeBucket members
+// it is a slice sorted by (namespace, slot): 8 bytes a member, the members of
+// one namespace contiguous and found by binary search. Beyond that, members
+// are kept in one set per namespace.
 type bucket struct {
 	n      int
-	flat   idSet             // members while groups is nil
-	groups map[string]*idSet // members by namespace once n exceeded groupMin
+	sorted []member         // while groups is nil
+	groups map[nsID]*idSet // once n exceeded largeBucket
+}
+
+// add inserts m and reports whether it was not already a member.
+func (b *bucket) add(m member) bool {
+	if b.groups != nil {
+		g := b.groups[m.ns]
+		if g == nil {
+			g = &idSet{}
+			b.groups[m.ns] = g
+		}
+		if !g.add(m.id) {
+			return false
+		}
+		b.n++
+		return true
+	}
+	i, found := slices.BinarySearchFunc(b.sorted, m, compareMembers)
+	if found {
+		return false
+	}
+	b.sorted = slices.Insert(b.sorted, i, m)
+	b.n++
+	if b.n > largeBucket {
+		b.groups = map[nsID]*idSet{}
+		for _, x := range b.sorted {
+			g := b.groups[x.ns]
+			if g == nil {
+				g = &idSet{}
+				b.groups[x.ns] = g
+			}
+			g.add(x.id)
+		}
+		b.sorted = nil
+	}
+	return true
+}
+
+// remove deletes m and reports whether it was a member.
+func (b *bucket) remove(m member) bool {
+	if b.groups != nil {
+		g := b.groups[m.ns]
+		if g == nil || !g.remove(m.id) {
+			return false
+		}
+		if g.len() == 0 {
+			delete(b.groups, m.ns)
+		}
+		b.n--
+		return true
+	}
+	i, found := slices.BinarySearchFunc(b.sorted, m, compareMembers)
+	if !found {
+		return false
+	}
+	b.sorted = slices.Delete(b.sorted, i, i+1)
+	b.n--
+	return true
+}
+
+// nsRange returns the members of namespace ns in a sorted bucket.
+func (b *bucket) nsRange(ns nsID) []member {
+	lo, _ := slices.BinarySearchFunc(b.sorted, member{ns: ns}, compareMembers)
+	hi := lo
+	for hi < len(b.sorted) && b.sorted[hi].ns == ns {
+		hi++
+	}
+	return b.sorted[lo:hi]
+}
+
+// scope says which members of a bucket a lookup wants: all of them, or those
+// of one namespace.
+type scope struct {
+	all bool
+	ns  nsID
+}
+
+var everywhere = scope{all: true}
+
+// count returns the number of members in scope.
+func (b *bucket) count(sc scope) int {
+	switch {
+	case sc.all:
+		return b.n
+	case b.groups != nil:
+		if g := b.groups[sc.ns]; g != nil {
+			return g.len()
+		}
+		return 0
+	default:
+		return len(b.nsRange(sc.ns))
+	}
+}
+
+// visit calls fn with the slot of every member in scope.
+func (b *bucket) visit(sc scope, fn func(slot)) {
+	if b.groups == nil {
+		members := b.sorted
+		if !sc.all {
+			members = b.nsRange(sc.ns)
+		}
+		for _, m := range members {
+			fn(m.id)
+		}
+		return
+	}
+	if !sc.all {
+		if g := b.groups[sc.ns]; g != nil {
+			g.visit(fn)
+		}
+		return
+	}
+	for _, g := range b.groups {
+		g.visit(fn)
+	}
 }
 
 // index is one named index of a store.
@@ -52,75 +184,28 @@ func (ix *index[T]) values(obj T, buf []string) []string {
 	return ix.fn(obj)
 }
 
-// add files slot id (in namespace ns) under value.
-func (ix *index[T]) add(value string, id slot, ns string, entries []entry[T]) {
+func (ix *index[T]) add(value string, m member) {
 	b := ix.buckets[value]
 	if b == nil {
 		b = &bucket{}
 		ix.buckets[value] = b
 	}
-	if b.groups == nil {
-		if !b.flat.add(id) {
-			return
-		}
-		b.n++
-		if b.n > groupMin {
-			b.groups = map[string]*idSet{}
-			for _, m := range b.flat.list {
-				b.group(entries[m].key.Namespace).add(m)
-			}
-			for m := range b.flat.m {
-				b.group(entries[m].key.Namespace).add(m)
-			}
-			b.flat = idSet{}
-		}
-		return
-	}
-	if b.group(ns).add(id) {
-		b.n++
-	}
+	b.add(m)
 }
 
-func (b *bucket) group(ns string) *idSet {
-	g := b.groups[ns]
-	if g == nil {
-		g = &idSet{}
-		b.groups[ns] = g
-	}
-	return g
-}
-
-// remove takes slot id (in namespace ns) out of value's bucket, dropping
-// the group and the bucket when they become empty.
-func (ix *index[T]) remove(value string, id slot, ns string) {
-	b := ix.buckets[value]
-	if b == nil {
-		return
-	}
-	if b.groups == nil {
-		if !b.flat.remove(id) {
-			return
-		}
-	} else {
-		g := b.groups[ns]
-		if g == nil || !g.remove(id) {
-			return
-		}
-		if g.len() == 0 {
-			delete(b.groups, ns)
-		}
-	}
-	b.n--
-	if b.n == 0 {
+// remove takes m out of value's bucket, dropping the bucket when it becomes
+// empty (semantics item 36, kubernetes/kubernetes#84959).
+func (ix *index[T]) remove(value string, m member) {
+	if b := ix.buckets[value]; b != nil && b.remove(m) && b.n == 0 {
 		delete(ix.buckets, value)
 	}
 }
 
-// update moves slot id from the index values of oldObj to those of newObj;
-// either may be the zero value (no object). It computes the old values from
-// oldObj, the object the store held, as client-go does (semantics item 36),
-// and does nothing when both have the same single value.
-func (ix *index[T]) update(id slot, ns string, oldObj, newObj T, entries []entry[T]) {
+// update moves m from the index values of oldObj to those of newObj; either
+// may be the zero value (no object). It computes the old values from oldObj,
+// the object the store held, as client-go does (semantics item 36), and does
+// nothing when both have the same single value.
+func (ix *index[T]) update(m member, oldObj, newObj T) {
 	var zero T
 	var oldBuf, newBuf [1]string
 	var oldVals, newVals []string
@@ -134,103 +219,26 @@ func (ix *index[T]) update(id slot, ns string, oldObj, newObj T, entries []entry
 		return
 	}
 	for _, v := range oldVals {
-		ix.remove(v, id, ns)
+		ix.remove(v, m)
 	}
 	for _, v := range newVals {
-		ix.add(v, id, ns, entries)
+		ix.add(v, m)
 	}
 }
 
-// count returns the number of objects indexed under value, in namespace ns
-// when ns is not empty. For a flat bucket with a namespace it returns the
-// bucket size, an upper bound that is at most groupMin.
-func (ix *index[T]) count(ns, value string) int {
-	b := ix.buckets[value]
-	switch {
-	case b == nil:
-		return 0
-	case ns == "" || b.groups == nil:
-		return b.n
-	default:
-		if g := b.groups[ns]; g != nil {
-			return g.len()
-		}
-		return 0
+// count returns the number of objects indexed under value in scope.
+func (ix *index[T]) count(sc scope, value string) int {
+	if b := ix.buckets[value]; b != nil {
+		return b.count(sc)
 	}
+	return 0
 }
 
-// appendMatches appends the objects indexed under value (only those in
-// namespace ns when ns is not empty) to dst.
-func (ix *index[T]) appendMatches(dst []T, ns, value string, entries []entry[T]) []T {
-	b := ix.buckets[value]
-	if b == nil {
-		return dst
+// visit calls fn with the slot of every object indexed under value in scope.
+func (ix *index[T]) visit(sc scope, value string, fn func(slot)) {
+	if b := ix.buckets[value]; b != nil {
+		b.visit(sc, fn)
 	}
-	if b.groups == nil {
-		return appendSet(dst, &b.flat, ns, entries)
-	}
-	if ns != "" {
-		if g := b.groups[ns]; g != nil {
-			return appendSet(dst, g, "", entries)
-		}
-		return dst
-	}
-	for _, g := range b.groups {
-		dst = appendSet(dst, g, "", entries)
-	}
-	return dst
-}
-
-// appendSet appends the objects of set s to dst, only those in namespace ns
-// when ns is not empty.
-func appendSet[T Object](dst []T, s *idSet, ns string, entries []entry[T]) []T {
-	if s.m != nil {
-		for id := range s.m {
-			if ns == "" || entries[id].key.Namespace == ns {
-				dst = append(dst, entries[id].obj)
-			}
-		}
-		return dst
-	}
-	for _, id := range s.list {
-		if ns == "" || entries[id].key.Namespace == ns {
-			dst = append(dst, entries[id].obj)
-		}
-	}
-	return dst
-}
-
-// appendSlots appends the slots indexed under value, in namespace ns when ns is
-// not empty, to dst.
-func (ix *index[T]) appendSlots(dst []slot, ns, value string, entries []entry[T]) []slot {
-	b := ix.buckets[value]
-	if b == nil {
-		return dst
-	}
-	add := func(s *idSet) {
-		for _, id := range s.list {
-			if ns == "" || entries[id].key.Namespace == ns {
-				dst = append(dst, id)
-			}
-		}
-		for id := range s.m {
-			if ns == "" || entries[id].key.Namespace == ns {
-				dst = append(dst, id)
-			}
-		}
-	}
-	if b.groups == nil {
-		add(&b.flat)
-	} else if ns != "" {
-		if g := b.groups[ns]; g != nil {
-			add(g)
-		}
-	} else {
-		for _, g := range b.groups {
-			add(g)
-		}
-	}
-	return dst
 }
 
 // sortedValues returns the values that have at least one object, sorted.

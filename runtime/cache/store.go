@@ -80,25 +80,35 @@ type Indexer[T Object] interface {
 	ListIndexFuncValues(indexName string) []string
 }
 
-// entry is what a slot holds.
+// entry is what a slot holds: the object and its interned namespace. The
+// object's name is not repeated: keys are read from the object.
 type entry[T Object] struct {
-	key ObjectName
 	obj T
+	ns  nsID
+}
+
+// namespace holds the slots of one namespace's objects by name.
+type namespace struct {
+	id    nsID
+	names map[string]slot
 }
 
 // ThreadSafeStore is the Indexer implementation: objects, index definitions and
 // index contents behind one sync.RWMutex. The zero value is not usable; call
 // NewThreadSafeStore.
 //
-// Every object gets a slot (a small integer). Objects are found by key through
-// a per-namespace map of names to slots; indexes map values to sets of slots.
+// Every object gets a slot (a small integer) and every namespace an id.
+// Objects are found by key through a per-namespace map of names to slots;
+// indexes map values to buckets of (namespace id, slot) members. Namespace
+// ids are kept until Replace, even once their namespace is empty.
 type ThreadSafeStore[T Object] struct {
 	mu sync.RWMutex
 
-	byNamespace map[string]map[string]slot
-	entries     []entry[T] // by slot; free slots hold the zero entry
-	free        []slot
-	count       int
+	namespaces map[string]*namespace
+	nextNS     nsID
+	entries    []entry[T] // by slot; free slots hold the zero entry
+	free       []slot
+	count      int
 
 	indexes      []*index[T]          // in the order they were added
 	indexByName  map[string]*index[T] // the same indexes, by name
@@ -110,7 +120,7 @@ type ThreadSafeStore[T Object] struct {
 // NewThreadSafeStore returns an empty store with the given indexes.
 func NewThreadSafeStore[T Object](indexers Indexers[T]) *ThreadSafeStore[T] {
 	s := &ThreadSafeStore[T]{
-		byNamespace:  map[string]map[string]slot{},
+		namespaces:   map[string]*namespace{},
 		indexByName:  map[string]*index[T]{},
 		labelIndexes: map[string]*index[T]{},
 	}
@@ -128,43 +138,50 @@ func (s *ThreadSafeStore[T]) Update(obj T) { s.Upsert(obj) }
 // Upsert stores obj under its key and returns the object it replaced, if any,
 // in one critical section.
 func (s *ThreadSafeStore[T]) Upsert(obj T) (old T, existed bool) {
-	key := KeyOf(obj)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.upsertLocked(key, obj)
+	return s.upsertLocked(obj)
 }
 
-func (s *ThreadSafeStore[T]) upsertLocked(key ObjectName, obj T) (old T, existed bool) {
-	names := s.byNamespace[key.Namespace]
-	if id, ok := names[key.Name]; ok {
+func (s *ThreadSafeStore[T]) upsertLocked(obj T) (old T, existed bool) {
+	ns := s.namespaceLocked(obj.GetNamespace())
+	name := obj.GetName()
+	if id, ok := ns.names[name]; ok {
 		old = s.entries[id].obj
 		s.entries[id].obj = obj
 		for _, ix := range s.indexes {
-			ix.update(id, key.Namespace, old, obj, s.entries)
+			ix.update(member{ns.id, id}, old, obj)
 		}
 		return old, true
 	}
-	if names == nil {
-		names = map[string]slot{}
-		s.byNamespace[key.Namespace] = names
-	}
-	id := s.allocate(key, obj)
-	names[key.Name] = id
+	id := s.allocate(entry[T]{obj: obj, ns: ns.id})
+	ns.names[name] = id
 	for _, ix := range s.indexes {
-		ix.update(id, key.Namespace, old, obj, s.entries)
+		ix.update(member{ns.id, id}, old, obj)
 	}
 	return old, false
 }
 
-func (s *ThreadSafeStore[T]) allocate(key ObjectName, obj T) slot {
+// namespaceLocked returns the namespace called name, creating it if needed.
+func (s *ThreadSafeStore[T]) namespaceLocked(name string) *namespace {
+	ns := s.namespaces[name]
+	if ns == nil {
+		ns = &namespace{id: s.nextNS, names: map[string]slot{}}
+		s.namespaces[name] = ns
+		s.nextNS++
+	}
+	return ns
+}
+
+func (s *ThreadSafeStore[T]) allocate(e entry[T]) slot {
 	s.count++
 	if n := len(s.free); n > 0 {
 		id := s.free[n-1]
 		s.free = s.free[:n-1]
-		s.entries[id] = entry[T]{key: key, obj: obj}
+		s.entries[id] = e
 		return id
 	}
-	s.entries = append(s.entries, entry[T]{key: key, obj: obj})
+	s.entries = append(s.entries, e)
 	return slot(len(s.entries) - 1)
 }
 
@@ -177,20 +194,20 @@ func (s *ThreadSafeStore[T]) Delete(key ObjectName) { s.Remove(key) }
 func (s *ThreadSafeStore[T]) Remove(key ObjectName) (old T, existed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	names := s.byNamespace[key.Namespace]
-	id, ok := names[key.Name]
+	ns := s.namespaces[key.Namespace]
+	if ns == nil {
+		return old, false
+	}
+	id, ok := ns.names[key.Name]
 	if !ok {
 		return old, false
 	}
 	var zero T
 	old = s.entries[id].obj
 	for _, ix := range s.indexes {
-		ix.update(id, key.Namespace, old, zero, s.entries)
+		ix.update(member{ns.id, id}, old, zero)
 	}
-	delete(names, key.Name)
-	if len(names) == 0 {
-		delete(s.byNamespace, key.Namespace)
-	}
+	delete(ns.names, key.Name)
 	s.entries[id] = entry[T]{}
 	s.free = append(s.free, id)
 	s.count--
@@ -201,7 +218,8 @@ func (s *ThreadSafeStore[T]) Remove(key ObjectName) (old T, existed bool) {
 func (s *ThreadSafeStore[T]) Replace(objs []T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.byNamespace = map[string]map[string]slot{}
+	s.namespaces = map[string]*namespace{}
+	s.nextNS = 0
 	s.entries = make([]entry[T], 0, len(objs))
 	s.free = nil
 	s.count = 0
@@ -209,16 +227,32 @@ func (s *ThreadSafeStore[T]) Replace(objs []T) {
 		ix.buckets = map[string]*bucket{}
 	}
 	for _, obj := range objs {
-		s.upsertLocked(KeyOf(obj), obj)
+		s.upsertLocked(obj)
 	}
+}
+
+// scopeLocked translates a namespace name to a lookup scope; the empty name
+// means every namespace. ok is false when no object was ever stored in the
+// namespace.
+func (s *ThreadSafeStore[T]) scopeLocked(namespaceName string) (sc scope, ok bool) {
+	if namespaceName == "" {
+		return everywhere, true
+	}
+	ns := s.namespaces[namespaceName]
+	if ns == nil {
+		return scope{}, false
+	}
+	return scope{ns: ns.id}, true
 }
 
 // Get implements Indexer.
 func (s *ThreadSafeStore[T]) Get(key ObjectName) (T, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if id, ok := s.byNamespace[key.Namespace][key.Name]; ok {
-		return s.entries[id].obj, true
+	if ns := s.namespaces[key.Namespace]; ns != nil {
+		if id, ok := ns.names[key.Name]; ok {
+			return s.entries[id].obj, true
+		}
 	}
 	var zero T
 	return zero, false
@@ -250,11 +284,8 @@ func (s *ThreadSafeStore[T]) List() []T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]T, 0, s.count)
-	var zero T
-	for _, e := range s.entries {
-		if e.obj != zero {
-			out = append(out, e.obj)
-		}
+	for obj := range s.liveLocked() {
+		out = append(out, obj)
 	}
 	return out
 }
@@ -264,22 +295,34 @@ func (s *ThreadSafeStore[T]) ListKeys() []ObjectName {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]ObjectName, 0, s.count)
-	var zero T
-	for _, e := range s.entries {
-		if e.obj != zero {
-			out = append(out, e.key)
-		}
+	for obj := range s.liveLocked() {
+		out = append(out, KeyOf(obj))
 	}
 	return out
+}
+
+// liveLocked yields every stored object.
+func (s *ThreadSafeStore[T]) liveLocked() iter.Seq[T] {
+	return func(yield func(T) bool) {
+		var zero T
+		for _, e := range s.entries {
+			if e.obj != zero && !yield(e.obj) {
+				return
+			}
+		}
+	}
 }
 
 // ListNamespace implements Indexer.
 func (s *ThreadSafeStore[T]) ListNamespace(namespace string) []T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	names := s.byNamespace[namespace]
-	out := make([]T, 0, len(names))
-	for _, id := range names {
+	ns := s.namespaces[namespace]
+	if ns == nil {
+		return nil
+	}
+	out := make([]T, 0, len(ns.names))
+	for _, id := range ns.names {
 		out = append(out, s.entries[id].obj)
 	}
 	return out
@@ -289,8 +332,9 @@ func (s *ThreadSafeStore[T]) ListNamespace(namespace string) []T {
 // labels.Nothing() selects nothing, without looking at labels (semantics
 // item 42). When the selector requires an exact value (=, == or a one-value
 // in) of a label that has a label index, only the objects indexed under that
-// value are matched against the selector; when several such labels exist, the
-// one with the fewest candidates is used.
+// value are matched against the selector (and not at all when that is the
+// selector's only requirement); when several such labels exist, the one with
+// the fewest candidates is used.
 func (s *ThreadSafeStore[T]) Select(namespace string, selector labels.Selector) []T {
 	if labels.MatchesNothing(selector) {
 		return nil
@@ -303,47 +347,60 @@ func (s *ThreadSafeStore[T]) Select(namespace string, selector labels.Selector) 
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var narrow *index[T]
-	var narrowValue string
-	if len(s.labelIndexes) > 0 {
-		reqs, _ := selector.Requirements()
-		best := -1
-		for _, r := range reqs {
-			ix := s.labelIndexes[r.Key()]
-			if ix == nil || !exactValue(r) {
-				continue
-			}
-			v, _ := r.Values().PopAny()
-			if n := ix.count(namespace, v); best < 0 || n < best {
-				best, narrow, narrowValue = n, ix, v
-			}
-		}
+	sc, ok := s.scopeLocked(namespace)
+	if !ok {
+		return nil
 	}
+	reqs, _ := selector.Requirements()
+	narrow, value, candidates := s.narrowestLocked(sc, reqs)
 	var out []T
-	match := func(obj T) {
-		if selector.Matches(labels.Set(obj.GetLabels())) {
-			out = append(out, obj)
-		}
-	}
 	switch {
+	case narrow != nil && len(reqs) == 1:
+		out = make([]T, 0, candidates)
+		narrow.visit(sc, value, func(id slot) { out = append(out, s.entries[id].obj) })
 	case narrow != nil:
-		var buf [64]slot
-		for _, id := range narrow.appendSlots(buf[:0], namespace, narrowValue, s.entries) {
-			match(s.entries[id].obj)
-		}
-	case namespace != "":
-		for _, id := range s.byNamespace[namespace] {
-			match(s.entries[id].obj)
-		}
+		narrow.visit(sc, value, func(id slot) {
+			if obj := s.entries[id].obj; selector.Matches(labels.Set(obj.GetLabels())) {
+				out = append(out, obj)
+			}
+		})
 	default:
-		var zero T
-		for _, e := range s.entries {
-			if e.obj != zero {
-				match(e.obj)
+		match := func(obj T) {
+			if selector.Matches(labels.Set(obj.GetLabels())) {
+				out = append(out, obj)
+			}
+		}
+		if sc.all {
+			for obj := range s.liveLocked() {
+				match(obj)
+			}
+		} else {
+			for _, id := range s.namespaces[namespace].names {
+				match(s.entries[id].obj)
 			}
 		}
 	}
 	return out
+}
+
+// narrowestLocked returns the label index and value that leave the fewest
+// candidates for reqs in scope, and that number; nil when no requirement can
+// use a label index.
+func (s *ThreadSafeStore[T]) narrowestLocked(sc scope, reqs labels.Requirements) (*index[T], string, int) {
+	var best *index[T]
+	var bestValue string
+	bestCount := 0
+	for _, r := range reqs {
+		ix := s.labelIndexes[r.Key()]
+		if ix == nil || !exactValue(r) {
+			continue
+		}
+		v, _ := r.Values().PopAny()
+		if n := ix.count(sc, v); best == nil || n < bestCount {
+			best, bestValue, bestCount = ix, v, n
+		}
+	}
+	return best, bestValue, bestCount
 }
 
 // exactValue reports whether r admits exactly one value of its label and
@@ -399,7 +456,7 @@ func (s *ThreadSafeStore[T]) addIndexLocked(ix *index[T]) {
 	var zero T
 	for id, e := range s.entries {
 		if e.obj != zero {
-			ix.update(slot(id), e.key.Namespace, zero, e.obj, s.entries)
+			ix.update(member{e.ns, slot(id)}, zero, e.obj)
 		}
 	}
 	s.indexes = append(s.indexes, ix)
@@ -435,11 +492,23 @@ func (s *ThreadSafeStore[T]) ByIndexInNamespace(indexName, namespace, value stri
 	if err != nil {
 		return nil, err
 	}
-	n := ix.count(namespace, value)
-	if n == 0 {
+	sc, ok := s.scopeLocked(namespace)
+	if !ok {
 		return nil, nil
 	}
-	return ix.appendMatches(make([]T, 0, n), namespace, value, s.entries), nil
+	return s.appendMatchesLocked(nil, ix, sc, value), nil
+}
+
+// appendMatchesLocked appends the objects indexed under value in scope to dst,
+// growing it at most once.
+func (s *ThreadSafeStore[T]) appendMatchesLocked(dst []T, ix *index[T], sc scope, value string) []T {
+	n := ix.count(sc, value)
+	if n == 0 {
+		return dst
+	}
+	dst = slices.Grow(dst, n)
+	ix.visit(sc, value, func(id slot) { dst = append(dst, s.entries[id].obj) })
+	return dst
 }
 
 // IndexedObjects implements Indexer. An unknown index yields nothing.
@@ -463,14 +532,18 @@ func (s *ThreadSafeStore[T]) collect(indexName, namespace, value string) *[]T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ix := s.indexByName[indexName]
-	if ix == nil || ix.count(namespace, value) == 0 {
+	if ix == nil {
+		return nil
+	}
+	sc, ok := s.scopeLocked(namespace)
+	if !ok || ix.count(sc, value) == 0 {
 		return nil
 	}
 	buf, _ := s.buffers.Get().(*[]T)
 	if buf == nil {
 		buf = new([]T)
 	}
-	*buf = ix.appendMatches((*buf)[:0], namespace, value, s.entries)
+	*buf = s.appendMatchesLocked((*buf)[:0], ix, sc, value)
 	return buf
 }
 
@@ -492,17 +565,17 @@ func (s *ThreadSafeStore[T]) Index(indexName string, obj T) ([]T, error) {
 	var buf [1]string
 	values := ix.values(obj, buf[:0])
 	if len(values) == 1 {
-		return ix.appendMatches(make([]T, 0, ix.count("", values[0])), "", values[0], s.entries), nil
+		return s.appendMatchesLocked(nil, ix, everywhere, values[0]), nil
 	}
 	seen := map[slot]struct{}{}
 	var out []T
 	for _, v := range values {
-		for _, id := range ix.appendSlots(nil, "", v, s.entries) {
+		ix.visit(everywhere, v, func(id slot) {
 			if _, ok := seen[id]; !ok {
 				seen[id] = struct{}{}
 				out = append(out, s.entries[id].obj)
 			}
-		}
+		})
 	}
 	return out, nil
 }
@@ -515,11 +588,8 @@ func (s *ThreadSafeStore[T]) IndexKeys(indexName, value string) ([]ObjectName, e
 	if err != nil {
 		return nil, err
 	}
-	ids := ix.appendSlots(nil, "", value, s.entries)
-	keys := make([]ObjectName, len(ids))
-	for i, id := range ids {
-		keys[i] = s.entries[id].key
-	}
+	keys := make([]ObjectName, 0, ix.count(everywhere, value))
+	ix.visit(everywhere, value, func(id slot) { keys = append(keys, KeyOf(s.entries[id].obj)) })
 	slices.SortFunc(keys, compareNames)
 	return keys, nil
 }

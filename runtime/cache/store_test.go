@@ -286,8 +286,8 @@ func TestGetByKeyAcceptsClientGoKeys(t *testing.T) {
 	}
 }
 
-// Buckets switch from a flat set to per-namespace groups past groupMin
-// members, and sets switch from a slice to a map past smallSetMax: lookups
+// Buckets switch from a sorted run to per-namespace sets past largeBucket
+// members, and those sets from a slice to a map past smallSetMax: lookups
 // must answer the same in every representation, while growing and shrinking.
 func TestIndexLookupsAcrossBucketRepresentations(t *testing.T) {
 	s := NewThreadSafeStore(testIndexers())
@@ -332,16 +332,17 @@ func TestIndexLookupsAcrossBucketRepresentations(t *testing.T) {
 	for i := range 10 {
 		add(fmt.Sprint("ns", i%3), fmt.Sprint("p", i))
 	}
-	check("flat bucket")
-	for i := 10; i < 300; i++ {
+	check("sorted bucket")
+	const total = largeBucket + 100
+	for i := 10; i < total; i++ {
 		add(fmt.Sprint("ns", i%3), fmt.Sprint("p", i))
 	}
-	check("grouped bucket with map sets")
-	for i := 0; i < 290; i++ {
+	check("per-namespace sets held in maps")
+	for i := 0; i < total-10; i++ {
 		remove(fmt.Sprint("ns", i%3), fmt.Sprint("p", i))
 	}
 	check("shrunk bucket")
-	for i := 290; i < 300; i++ {
+	for i := total - 10; i < total; i++ {
 		remove(fmt.Sprint("ns", i%3), fmt.Sprint("p", i))
 	}
 	check("emptied bucket")
