@@ -16,8 +16,10 @@ type ResourceEventHandler[T any] interface {
 	OnAdd(obj T, isInInitialList bool)
 	// OnUpdate is called when an object in the store is replaced, and on
 	// resync with oldObj == newObj. An update that does not change the
-	// resourceVersion (a relist of an unchanged object) reaches only handlers
-	// whose resync is due (semantics item 11).
+	// resourceVersion (a relist of an unchanged object) is treated as a
+	// resync, as client-go does: it reaches every handler until the
+	// informer's first resync check, and afterwards only handlers whose
+	// resync is due (semantics item 11).
 	OnUpdate(oldObj, newObj T)
 	// OnDelete is called when an object leaves the store. obj is the last
 	// known state. finalStateUnknown is true when the delete was inferred by

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"runtime/debug"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,10 +64,12 @@ type listener[T any] struct {
 	initialPending atomic.Int64
 
 	// requestedResync is what the handler asked for; resyncPeriod what it
-	// gets; nextResync is when it is next due. Guarded by the processor.
+	// gets; nextResync is when it is next due; syncing says whether it takes
+	// resync notifications now. Guarded by the processor.
 	requestedResync time.Duration
 	resyncPeriod    time.Duration
 	nextResync      time.Time
+	syncing         bool
 }
 
 func newListener[T any](owner any, handler ResourceEventHandler[T], synced func() bool, requested, period time.Duration, now time.Time) *listener[T] {
@@ -168,16 +171,17 @@ type processor[T any] struct {
 
 	mu        sync.RWMutex
 	listeners []*listener[T]
-	syncing   []*listener[T] // listeners due for the resync in progress
 	started   bool
-	stopped   bool
 }
 
 // addListener registers l and starts it if the processor runs. It reports
-// whether the processor runs.
+// whether the processor runs. A new listener takes resync notifications (and
+// so updates that do not change the resourceVersion) until the first resync
+// check says otherwise, as client-go's does.
 func (p *processor[T]) addListener(l *listener[T]) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	l.syncing = true
 	p.listeners = append(p.listeners, l)
 	if p.started {
 		p.run(l)
@@ -190,30 +194,21 @@ func (p *processor[T]) addListener(l *listener[T]) bool {
 func (p *processor[T]) removeListener(l *listener[T]) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	remove := func(ls []*listener[T]) []*listener[T] {
-		for i, x := range ls {
-			if x == l {
-				return append(ls[:i:i], ls[i+1:]...)
-			}
-		}
-		return ls
+	if i := slices.Index(p.listeners, l); i >= 0 {
+		p.listeners = slices.Delete(p.listeners, i, i+1)
 	}
-	p.listeners = remove(p.listeners)
-	p.syncing = remove(p.syncing)
 	l.shutdown()
 }
 
-// distribute queues n to every listener, or only to those due for resync
-// when sync is set.
+// distribute queues n to every listener, or only to those that take resync
+// notifications when sync is set.
 func (p *processor[T]) distribute(n notification[T], sync bool) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
-	targets := p.listeners
-	if sync {
-		targets = p.syncing
-	}
-	for _, l := range targets {
-		l.add(n)
+	for _, l := range p.listeners {
+		if !sync || l.syncing {
+			l.add(n)
+		}
 	}
 }
 
@@ -237,7 +232,6 @@ func (p *processor[T]) run(l *listener[T]) {
 // stop stops every listener and waits for their goroutines to return.
 func (p *processor[T]) stop() {
 	p.mu.Lock()
-	p.stopped = true
 	listeners := p.listeners
 	for _, l := range listeners {
 		l.shutdown()
@@ -256,14 +250,15 @@ func (p *processor[T]) stop() {
 func (p *processor[T]) shouldResync(now time.Time) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.syncing = p.syncing[:0]
+	any := false
 	for _, l := range p.listeners {
-		if l.resyncPeriod > 0 && !now.Before(l.nextResync) {
-			p.syncing = append(p.syncing, l)
+		l.syncing = l.resyncPeriod > 0 && !now.Before(l.nextResync)
+		if l.syncing {
+			any = true
 			l.nextResync = now.Add(l.resyncPeriod)
 		}
 	}
-	return len(p.syncing) > 0
+	return any
 }
 
 // resyncCheckPeriodChanged re-derives every listener's period from the new

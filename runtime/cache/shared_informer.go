@@ -283,11 +283,15 @@ func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas Deltas[T], 
 		switch d.Type {
 		case Sync, Replaced, Added, Updated:
 			if old, existed := s.indexer.Upsert(d.Object); existed {
-				// An unchanged resourceVersion is a resync (semantics item 11).
+				// An unchanged resourceVersion is a resync: it reaches only
+				// listeners that take resyncs (semantics item 11).
 				resync := old.GetResourceVersion() == d.Object.GetResourceVersion()
 				s.processor.distribute(notification[T]{kind: updateNotification, oldObj: old, newObj: d.Object}, resync)
 			} else {
-				s.processor.distribute(notification[T]{kind: addNotification, flag: isInInitialList, newObj: d.Object}, false)
+				// Only the deltas of the first list are initial: an object
+				// a watch event added while that list was queued is not.
+				initial := isInInitialList && d.Type == Replaced
+				s.processor.distribute(notification[T]{kind: addNotification, flag: initial, newObj: d.Object}, false)
 			}
 		case Deleted:
 			old, existed := s.indexer.Remove(key)
