@@ -40,7 +40,7 @@ const largeBucket = 1024
 // are kept in one set per namespace.
 type bucket struct {
 	n      int
-	sorted []member         // while groups is nil
+	sorted []member        // while groups is nil
 	groups map[nsID]*idSet // once n exceeded largeBucket
 }
 

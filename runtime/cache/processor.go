@@ -172,6 +172,9 @@ type processor[T any] struct {
 	mu        sync.RWMutex
 	listeners []*listener[T]
 	started   bool
+	// running counts listener goroutines, including those of removed
+	// listeners still in a handler call.
+	running sync.WaitGroup
 }
 
 // addListener registers l and starts it if the processor runs. It reports
@@ -226,23 +229,19 @@ func (p *processor[T]) start(logger klog.Logger) {
 // run starts l's goroutine; p.mu is held.
 func (p *processor[T]) run(l *listener[T]) {
 	l.logger, l.panics = p.logger, &p.panics
-	go l.run()
+	p.running.Go(l.run)
 }
 
-// stop stops every listener and waits for their goroutines to return.
+// stop stops every listener and waits for every listener goroutine to
+// return, also those of listeners removed earlier that are still in a handler
+// call.
 func (p *processor[T]) stop() {
 	p.mu.Lock()
-	listeners := p.listeners
-	for _, l := range listeners {
+	for _, l := range p.listeners {
 		l.shutdown()
 	}
-	started := p.started
 	p.mu.Unlock()
-	if started {
-		for _, l := range listeners {
-			<-l.done
-		}
-	}
+	p.running.Wait()
 }
 
 // shouldResync selects the listeners whose resync is due at now, schedules
