@@ -1,0 +1,206 @@
+// Package markers finds and parses the +index comment markers of Go API
+// packages, with the file and line of each, so that every later error can
+// point at the marker that caused it.
+//
+// Markers use gengo's codetags syntax and are parsed with
+// k8s.io/gengo/v2/codetags:
+//
+//	+index(name: byColor, field: spec.color)
+//	+index(name: byImage, field: "spec.containers[*].image")
+//	+index(name: byTeam, label: team)
+//	+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)
+//
+// On a type's doc comment a marker declares an index of that type; on a
+// package's doc comment it must name the type with for. This package checks
+// the marker's own shape (arguments, names, exactly one source); whether a
+// field path or function exists is checked against the types later.
+package markers
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	"k8s.io/gengo/v2/codetags"
+)
+
+// Prefix is what starts a marker line, after the comment slashes.
+const Prefix = "+index"
+
+// SourceKind says where an index takes its values from.
+type SourceKind string
+
+// The sources an index can take its values from: exactly one per marker.
+const (
+	FromField      SourceKind = "field"
+	FromLabel      SourceKind = "label"
+	FromAnnotation SourceKind = "annotation"
+	FromOwner      SourceKind = "owner"
+	FromFunc       SourceKind = "func"
+)
+
+var sources = []SourceKind{FromField, FromLabel, FromAnnotation, FromOwner, FromFunc}
+
+// argFor is the package-level argument that names the indexed type.
+const argFor = "for"
+
+// argName is the index name argument.
+const argName = "name"
+
+// Marker is one parsed +index marker.
+type Marker struct {
+	// Pos is where the marker's comment line is.
+	Pos token.Position
+	// Text is the marker as written, from the "+".
+	Text string
+	// For is the fully qualified type ("k8s.io/api/core/v1.Pod") of a
+	// package-level marker; empty on a type's marker.
+	For string
+	// Name is the index name, a Go identifier starting with a lower-case
+	// letter ("byColor"); the lookup method is its exported form ("ByColor").
+	Name string
+	// Source says which source argument the marker has, and Value is that
+	// argument's value: a field path, a label or annotation key, an owner
+	// kind, or a fully qualified function ("example.dev/pkg.Func").
+	Source SourceKind
+	Value  string
+}
+
+// Error is a problem with one marker. Its message starts with the marker's
+// file:line and quotes the marker, so that a user (or an editor) can go
+// straight to it.
+type Error struct {
+	Pos    token.Position
+	Marker string
+	Msg    string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d: %s: %s", e.Pos.Filename, e.Pos.Line, e.Marker, e.Msg)
+}
+
+// Errorf returns an Error about m.
+func (m Marker) Errorf(format string, args ...any) *Error {
+	return &Error{Pos: m.Pos, Marker: m.Text, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Parse parses one marker line (the comment text after "//", trimmed) found at
+// pos. packageLevel says whether it is on a package doc comment, where for is
+// required; on a type's doc comment for is an error.
+func Parse(pos token.Position, line string, packageLevel bool) (Marker, error) {
+	text := strings.TrimSpace(line)
+	m := Marker{Pos: pos, Text: text}
+	tag, err := codetags.Parse(strings.TrimPrefix(text, "+"))
+	if err != nil {
+		return m, m.Errorf("cannot parse: %v", err)
+	}
+	if tag.Name != strings.TrimPrefix(Prefix, "+") {
+		return m, m.Errorf("not an %s marker", Prefix)
+	}
+	if tag.ValueType != codetags.ValueTypeNone {
+		return m, m.Errorf("takes no value after =; put everything in the arguments")
+	}
+	seen := map[string]bool{}
+	for _, arg := range tag.Args {
+		if arg.Name == "" {
+			return m, m.Errorf("arguments must be named (name: value), got %q", arg.Value)
+		}
+		if seen[arg.Name] {
+			return m, m.Errorf("argument %q is given twice", arg.Name)
+		}
+		seen[arg.Name] = true
+		if arg.Type != codetags.ArgTypeString {
+			return m, m.Errorf("argument %q must be an identifier or a string, got %s %s", arg.Name, arg.Type, arg.Value)
+		}
+		if strings.TrimSpace(arg.Value) == "" {
+			return m, m.Errorf("argument %q is empty", arg.Name)
+		}
+		switch name := SourceKind(arg.Name); {
+		case arg.Name == argName:
+			m.Name = arg.Value
+		case arg.Name == argFor:
+			m.For = arg.Value
+		case isSource(name):
+			if m.Source != "" {
+				return m, m.Errorf("has both %s and %s; an index takes its values from exactly one of %s", m.Source, name, sourceList())
+			}
+			m.Source, m.Value = name, arg.Value
+		default:
+			return m, m.Errorf("unknown argument %q; the arguments are %s, %s and one of %s", arg.Name, argName, argFor, sourceList())
+		}
+	}
+	switch {
+	case m.Name == "":
+		return m, m.Errorf("has no %s argument", argName)
+	case !isIndexName(m.Name):
+		return m, m.Errorf("name %q must be a Go identifier starting with a lower-case letter, such as byColor", m.Name)
+	case m.Source == "":
+		return m, m.Errorf("has no source; give exactly one of %s", sourceList())
+	case packageLevel && m.For == "":
+		return m, m.Errorf("on a package comment needs %s: \"import/path.Type\", the type the index is for", argFor)
+	case !packageLevel && m.For != "":
+		return m, m.Errorf("%s is only allowed on a package comment; this marker is on a type, which it indexes", argFor)
+	}
+	if m.For != "" {
+		if _, _, ok := SplitQualified(m.For); !ok {
+			return m, m.Errorf("%s %q must be a fully qualified type, such as \"k8s.io/api/core/v1.Pod\"", argFor, m.For)
+		}
+	}
+	if m.Source == FromFunc {
+		if _, _, ok := SplitQualified(m.Value); !ok {
+			return m, m.Errorf("func %q must be a fully qualified function, such as \"example.dev/shop/indexing.ZoneOf\"", m.Value)
+		}
+	}
+	return m, nil
+}
+
+func isSource(k SourceKind) bool {
+	for _, s := range sources {
+		if s == k {
+			return true
+		}
+	}
+	return false
+}
+
+func sourceList() string {
+	names := make([]string, len(sources))
+	for i, s := range sources {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
+
+// isIndexName reports whether s is a Go identifier that starts with a
+// lower-case ASCII letter.
+func isIndexName(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for _, r := range s {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// SplitQualified splits "import/path.Name" into its package path and name.
+func SplitQualified(s string) (pkg, name string, ok bool) {
+	i := strings.LastIndex(s, ".")
+	slash := strings.LastIndex(s, "/")
+	if i <= 0 || i < slash || i == len(s)-1 {
+		return "", "", false
+	}
+	pkg, name = s[:i], s[i+1:]
+	if !token.IsIdentifier(name) {
+		return "", "", false
+	}
+	return pkg, name, true
+}
+
+// MethodName returns the exported form of an index name: "byColor" gives
+// "ByColor".
+func MethodName(indexName string) string {
+	return strings.ToUpper(indexName[:1]) + indexName[1:]
+}

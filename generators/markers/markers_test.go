@@ -1,0 +1,131 @@
+package markers
+
+import (
+	"errors"
+	"go/token"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var here = token.Position{Filename: "types.go", Line: 7, Column: 4}
+
+func TestParseAcceptsEveryForm(t *testing.T) {
+	for _, tc := range []struct {
+		line         string
+		packageLevel bool
+		want         Marker
+	}{
+		{"+index(name: byColor, field: spec.color)", false, Marker{Name: "byColor", Source: FromField, Value: "spec.color"}},
+		{`+index(name: byImage, field: "spec.containers[*].image")`, false, Marker{Name: "byImage", Source: FromField, Value: "spec.containers[*].image"}},
+		{`+index(name: byPhaseNode, field: "status.phase,spec.nodeName")`, false, Marker{Name: "byPhaseNode", Source: FromField, Value: "status.phase,spec.nodeName"}},
+		{"+index(name: byTeam, label: team)", false, Marker{Name: "byTeam", Source: FromLabel, Value: "team"}},
+		{`+index(name: byOwnerTeam, annotation: "example.dev/owner-team")`, false, Marker{Name: "byOwnerTeam", Source: FromAnnotation, Value: "example.dev/owner-team"}},
+		{"+index(name: byShop, owner: Shop)", false, Marker{Name: "byShop", Source: FromOwner, Value: "Shop"}},
+		{`+index(name: byZone, func: "example.dev/shop/indexing.ZoneOf")`, false, Marker{Name: "byZone", Source: FromFunc, Value: "example.dev/shop/indexing.ZoneOf"}},
+		{`+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)`, true, Marker{For: "k8s.io/api/core/v1.Pod", Name: "byNode", Source: FromField, Value: "spec.nodeName"}},
+	} {
+		got, err := Parse(here, tc.line, tc.packageLevel)
+		if err != nil {
+			t.Errorf("Parse(%s): %v", tc.line, err)
+			continue
+		}
+		tc.want.Pos, tc.want.Text = here, tc.line
+		if got != tc.want {
+			t.Errorf("Parse(%s) = %+v, want %+v", tc.line, got, tc.want)
+		}
+	}
+}
+
+// Every malformed marker is an error that starts with file:line, quotes the
+// marker and says what is wrong.
+func TestParseRejectsMalformedMarkers(t *testing.T) {
+	for _, tc := range []struct {
+		line         string
+		packageLevel bool
+		wantMsg      string
+	}{
+		{"+index(name: byColor, field: spec.color", false, "cannot parse"},
+		{"+index(name: byColor, feild: spec.color)", false, `unknown argument "feild"`},
+		{"+index(byColor)", false, "arguments must be named"},
+		{"+index(name: byColor, name: byTeam, field: x)", false, `argument "name" is given twice`},
+		{"+index(name: byColor, field: 3)", false, `argument "field" must be an identifier or a string`},
+		{`+index(name: byColor, field: "")`, false, `argument "field" is empty`},
+		{"+index(field: spec.color)", false, "has no name argument"},
+		{"+index(name: ByColor, field: spec.color)", false, `name "ByColor" must be a Go identifier starting with a lower-case letter`},
+		{`+index(name: "by-color", field: spec.color)`, false, `name "by-color" must be a Go identifier`},
+		{"+index(name: byColor)", false, "has no source; give exactly one of field, label, annotation, owner, func"},
+		{"+index(name: byColor, field: spec.color, label: team)", false, "has both field and label"},
+		{"+index(name: byNode, field: spec.nodeName)", true, `on a package comment needs for`},
+		{`+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)`, false, "for is only allowed on a package comment"},
+		{`+index(for: Pod, name: byNode, field: spec.nodeName)`, true, `for "Pod" must be a fully qualified type`},
+		{`+index(name: byZone, func: ZoneOf)`, false, `func "ZoneOf" must be a fully qualified function`},
+		{"+index(name: byColor, field: spec.color)=x", false, "takes no value"},
+	} {
+		_, err := Parse(here, tc.line, tc.packageLevel)
+		var merr *Error
+		if !errors.As(err, &merr) {
+			t.Errorf("Parse(%s) = %v, want a marker error", tc.line, err)
+			continue
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, "types.go:7: "+tc.line+": ") || !strings.Contains(msg, tc.wantMsg) {
+			t.Errorf("Parse(%s) error = %q, want it to start with the position and marker and contain %q", tc.line, msg, tc.wantMsg)
+		}
+	}
+}
+
+func TestScanFindsMarkersWithPositions(t *testing.T) {
+	dir := filepath.Join("testdata", "scan")
+	pkg, err := Scan(dir)
+	if err == nil {
+		t.Fatal("Scan: no error for the Broken type's markers")
+	}
+	file := filepath.Join(dir, "types.go")
+	for _, want := range []string{
+		file + ":25: +index(name: ByColor, field: spec.color): name \"ByColor\"",
+		file + ":26: +index(name: byColor, field: spec.color, label: team): has both field and label",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Scan error %q does not report %q", err, want)
+		}
+	}
+	check := func(what string, got []Marker, wantLines []int, wantNames []string) {
+		t.Helper()
+		if len(got) != len(wantNames) {
+			t.Fatalf("%s: %d markers, want %d: %+v", what, len(got), len(wantNames), got)
+		}
+		for i, m := range got {
+			if m.Name != wantNames[i] || m.Pos.Line != wantLines[i] || m.Pos.Filename != file {
+				t.Errorf("%s[%d] = %s at %s, want %s at %s:%d", what, i, m.Name, m.Pos, wantNames[i], file, wantLines[i])
+			}
+		}
+	}
+	check("package", pkg.Package, []int{3}, []string{"byNode"})
+	check("Widget", pkg.Types["Widget"], []int{9, 10}, []string{"byColor", "byImage"})
+	check("Gadget", pkg.Types["Gadget"], []int{16}, []string{"byTeam"})
+	if ms := pkg.Types["Plain"]; len(ms) != 0 {
+		t.Errorf("Plain has markers %+v", ms)
+	}
+}
+
+func TestSplitQualifiedAndMethodName(t *testing.T) {
+	for in, want := range map[string][2]string{
+		"k8s.io/api/core/v1.Pod":           {"k8s.io/api/core/v1", "Pod"},
+		"example.dev/shop/indexing.ZoneOf": {"example.dev/shop/indexing", "ZoneOf"},
+		"fmt.Sprint":                       {"fmt", "Sprint"},
+	} {
+		pkg, name, ok := SplitQualified(in)
+		if !ok || pkg != want[0] || name != want[1] {
+			t.Errorf("SplitQualified(%q) = %q, %q, %v", in, pkg, name, ok)
+		}
+	}
+	for _, bad := range []string{"Pod", "k8s.io/api/core/v1", "k8s.io/api/core/v1.", "a.b/c"} {
+		if _, _, ok := SplitQualified(bad); ok {
+			t.Errorf("SplitQualified(%q) accepted", bad)
+		}
+	}
+	if got := MethodName("byColor"); got != "ByColor" {
+		t.Errorf("MethodName(byColor) = %q", got)
+	}
+}

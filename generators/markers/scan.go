@@ -1,0 +1,95 @@
+package markers
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+)
+
+// Package holds the markers of one Go package.
+type Package struct {
+	// Types maps a type name to the markers on its doc comment, in source
+	// order.
+	Types map[string][]Marker
+	// Package lists the markers on the package's doc comments (they carry
+	// For), in source order.
+	Package []Marker
+}
+
+// Scan reads the Go files of the package in dir (those the go tool would
+// build) and returns its markers. It reports every malformed marker, not only
+// the first, joined in one error.
+func Scan(dir string) (Package, error) {
+	out := Package{Types: map[string][]Marker{}}
+	bp, err := build.ImportDir(dir, build.ImportComment)
+	if err != nil {
+		return out, fmt.Errorf("reading package in %s: %w", dir, err)
+	}
+	fset := token.NewFileSet()
+	var errs []error
+	for _, name := range bp.GoFiles {
+		file, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return out, err
+		}
+		out.Package = append(out.Package, collect(fset, file.Doc, true, &errs)...)
+		for _, decl := range file.Decls {
+			gen, ok := decl.(*ast.GenDecl)
+			if !ok || gen.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range gen.Specs {
+				ts := spec.(*ast.TypeSpec)
+				doc := ts.Doc
+				if doc == nil && len(gen.Specs) == 1 {
+					doc = gen.Doc
+				}
+				if ms := collect(fset, doc, false, &errs); len(ms) > 0 {
+					out.Types[ts.Name.Name] = append(out.Types[ts.Name.Name], ms...)
+				}
+			}
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// collect parses the markers of one comment group, appending malformed ones
+// to errs.
+func collect(fset *token.FileSet, group *ast.CommentGroup, packageLevel bool, errs *[]error) []Marker {
+	if group == nil {
+		return nil
+	}
+	var out []Marker
+	for _, c := range group.List {
+		line, ok := strings.CutPrefix(c.Text, "//")
+		if !ok {
+			continue // block comments carry no markers
+		}
+		line = strings.TrimSpace(line)
+		if !isMarkerLine(line) {
+			continue
+		}
+		m, err := Parse(fset.Position(c.Slash), line, packageLevel)
+		if err != nil {
+			*errs = append(*errs, err)
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// isMarkerLine reports whether line starts with "+index" as a whole tag name
+// (not "+indexes" or "+index-foo").
+func isMarkerLine(line string) bool {
+	rest, ok := strings.CutPrefix(line, Prefix)
+	if !ok {
+		return false
+	}
+	return rest == "" || rest[0] == '(' || rest[0] == '=' || rest[0] == ' ' || rest[0] == '\t'
+}
