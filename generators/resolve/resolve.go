@@ -1,0 +1,289 @@
+// Package resolve checks +index field paths against Go API types and
+// describes, step by step, how generated code reads them: which Go fields to
+// follow, where a nil pointer ends the path, where a slice fans out, and what
+// kind of value the leaf is.
+package resolve
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+
+	"k8s.io/gengo/v2/types"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
+)
+
+// LeafKind is the kind of value at the end of a path.
+type LeafKind string
+
+// The leaf kinds an index can use.
+const (
+	String LeafKind = "string"
+	Bool   LeafKind = "bool"
+	Int    LeafKind = "int"
+	Uint   LeafKind = "uint"
+)
+
+// Step is one field access of a resolved path.
+type Step struct {
+	// GoName is the Go name of the field (for an embedded struct, its type
+	// name).
+	GoName string
+	// JSONName is the field's name in JSON; empty for an inlined embedded
+	// struct, which adds no path segment.
+	JSONName string
+	// Pointer is set when the field is a pointer: a nil pointer gives no
+	// value.
+	Pointer bool
+	// Each is set when the path fans out over the field, a slice; then
+	// ElemPointer says whether its elements are pointers (nil ones give no
+	// value).
+	Each        bool
+	ElemPointer bool
+}
+
+// Path is a field path resolved against a type.
+type Path struct {
+	Steps []Step
+	// Leaf is the kind of the final value.
+	Leaf LeafKind
+}
+
+// Resolve resolves p against t, which must be a struct type (or a pointer to
+// one). The error says what is wrong, and for an unknown field the closest
+// valid path.
+func Resolve(t *types.Type, p fieldpath.Path) (Path, error) {
+	cur := derefNamed(t)
+	var out Path
+	for i, seg := range p {
+		done := p[:i].String()
+		if cur.Kind != types.Struct {
+			return Path{}, fmt.Errorf("%s is %s, not a struct: it has no field %q", describePath(done), describeType(cur), seg.Name)
+		}
+		chain, ok := fields(cur)[seg.Name]
+		if !ok {
+			return Path{}, unknownField(cur, done, seg.Name)
+		}
+		out.Steps = append(out.Steps, chain...)
+		last := &out.Steps[len(out.Steps)-1]
+		field := derefNamed(chainType(cur, chain))
+		here := p[:i+1].String()
+		if seg.Each {
+			if field.Kind != types.Slice && field.Kind != types.Array {
+				return Path{}, fmt.Errorf("%s is %s, not a list: [*] needs a list", here[:len(here)-3], describeType(field))
+			}
+			last.Each = true
+			elem := field.Elem
+			if derefAlias(elem).Kind == types.Pointer {
+				last.ElemPointer = true
+				elem = derefAlias(elem).Elem
+			}
+			field = derefNamed(elem)
+		}
+		cur = field
+	}
+	leaf, ok := leafKind(cur)
+	if !ok {
+		full := p.String()
+		hint := ""
+		switch cur.Kind {
+		case types.Slice, types.Array:
+			hint = fmt.Sprintf("; write %s[*] to index every element", full)
+		case types.Struct:
+			hint = "; name one of its fields"
+		}
+		return Path{}, fmt.Errorf("%s is %s: an index value must be a string, bool or integer (or a pointer to one)%s", full, describeType(cur), hint)
+	}
+	out.Leaf = leaf
+	return out, nil
+}
+
+// fields maps the JSON names of a struct's fields, including those promoted
+// from inlined embedded structs (shallower fields win, as in encoding/json),
+// to the steps that reach them.
+func fields(t *types.Type) map[string][]Step {
+	out := map[string][]Step{}
+	var walk func(t *types.Type, prefix []Step, depth int)
+	depths := map[string]int{}
+	walk = func(t *types.Type, prefix []Step, depth int) {
+		for _, m := range t.Members {
+			name, inline, skip := jsonName(m)
+			if skip {
+				continue
+			}
+			mt := derefAlias(m.Type)
+			step := Step{GoName: m.Name, JSONName: name, Pointer: mt.Kind == types.Pointer}
+			chain := append(slices.Clone(prefix), step)
+			if inline || (m.Embedded && name == "") {
+				if inner := derefNamed(m.Type); inner.Kind == types.Struct {
+					chain[len(chain)-1].JSONName = ""
+					walk(inner, chain, depth+1)
+					continue
+				}
+				name = m.Name
+				chain[len(chain)-1].JSONName = name
+			}
+			if d, seen := depths[name]; !seen || depth < d {
+				out[name], depths[name] = chain, depth
+			}
+		}
+	}
+	walk(t, nil, 0)
+	return out
+}
+
+// jsonName returns the JSON name of a member, whether it is inlined, and
+// whether encoding/json skips it.
+func jsonName(m types.Member) (name string, inline, skip bool) {
+	tag, ok := reflect.StructTag(m.Tags).Lookup("json")
+	if !ok {
+		if m.Embedded {
+			return "", true, false
+		}
+		return m.Name, false, false
+	}
+	name, opts, _ := strings.Cut(tag, ",")
+	if name == "-" && opts == "" {
+		return "", false, true
+	}
+	inline = slices.Contains(strings.Split(opts, ","), "inline")
+	if name == "" && !inline {
+		if m.Embedded {
+			return "", true, false
+		}
+		name = m.Name
+	}
+	return name, inline, false
+}
+
+// chainType returns the type of the field at the end of chain, starting at t.
+func chainType(t *types.Type, chain []Step) *types.Type {
+	cur := t
+	var ft *types.Type
+	for _, s := range chain {
+		for _, m := range derefNamed(cur).Members {
+			if m.Name == s.GoName {
+				ft = m.Type
+				break
+			}
+		}
+		cur = ft
+	}
+	return ft
+}
+
+// derefAlias follows named non-struct types to their underlying type.
+func derefAlias(t *types.Type) *types.Type {
+	for t.Kind == types.Alias {
+		t = t.Underlying
+	}
+	return t
+}
+
+// derefNamed follows aliases and pointers.
+func derefNamed(t *types.Type) *types.Type {
+	for {
+		switch t.Kind {
+		case types.Alias:
+			t = t.Underlying
+		case types.Pointer:
+			t = t.Elem
+		default:
+			return t
+		}
+	}
+}
+
+func leafKind(t *types.Type) (LeafKind, bool) {
+	if t.Kind != types.Builtin {
+		return "", false
+	}
+	switch t.Name.Name {
+	case "string":
+		return String, true
+	case "bool":
+		return Bool, true
+	case "int", "int8", "int16", "int32", "int64":
+		return Int, true
+	case "uint", "uint8", "uint16", "uint32", "uint64", "uintptr":
+		return Uint, true
+	}
+	return "", false
+}
+
+func describePath(p string) string {
+	if p == "" {
+		return "the object"
+	}
+	return p
+}
+
+func describeType(t *types.Type) string {
+	switch t.Kind {
+	case types.Map:
+		return "a map"
+	case types.Slice, types.Array:
+		return "a list"
+	case types.Struct:
+		return "a struct (" + t.Name.Name + ")"
+	case types.Builtin:
+		return "a " + t.Name.Name
+	}
+	return strings.ToLower(string(t.Kind))
+}
+
+// unknownField reports a missing field with the closest valid path.
+func unknownField(t *types.Type, done, name string) error {
+	names := make([]string, 0)
+	for n := range fields(t) {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	msg := fmt.Sprintf("%s has no field %q", describePath(done), name)
+	if best := closest(name, names); best != "" {
+		suggestion := best
+		if done != "" {
+			suggestion = done + "." + best
+		}
+		msg += fmt.Sprintf("; did you mean %s?", suggestion)
+	}
+	return fmt.Errorf("%s", msg)
+}
+
+// closest returns the candidate nearest to name: an exact case-insensitive
+// match first, else the smallest edit distance below max(3, len(name)/2+1).
+func closest(name string, candidates []string) string {
+	best, bestDist := "", max(3, len(name)/2+1)
+	for _, c := range candidates {
+		if strings.EqualFold(c, name) {
+			return c
+		}
+		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

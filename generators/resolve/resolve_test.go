@@ -1,0 +1,90 @@
+package resolve
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"k8s.io/gengo/v2/parser"
+	"k8s.io/gengo/v2/types"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
+)
+
+const fixturePkg = "github.com/informer-gen-plus/informer-gen-plus/generators/resolve/testdata/api"
+
+func widgetType(t *testing.T) *types.Type {
+	t.Helper()
+	p := parser.New()
+	if err := p.LoadPackages(fixturePkg); err != nil {
+		t.Fatal(err)
+	}
+	u, err := p.NewUniverse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.Type(types.Name{Package: fixturePkg, Name: "Widget"})
+}
+
+func mustResolve(t *testing.T, w *types.Type, path string) (Path, error) {
+	t.Helper()
+	key, err := fieldpath.Parse(path)
+	if err != nil {
+		t.Fatalf("Parse(%q): %v", path, err)
+	}
+	return Resolve(w, key[0])
+}
+
+func TestResolveFollowsJSONNamesEmbeddingAndPointers(t *testing.T) {
+	w := widgetType(t)
+	for _, tc := range []struct {
+		path string
+		want Path
+	}{
+		{"spec.color", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Color", JSONName: "color"}}, Leaf: String}},
+		{"name", Path{Steps: []Step{{GoName: "Meta"}, {GoName: "Name", JSONName: "name"}}, Leaf: String}},
+		{"spec.zone", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Extra", Pointer: true}, {GoName: "Zone", JSONName: "zone"}}, Leaf: String}},
+		{"spec.size", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Size", JSONName: "size"}}, Leaf: Int}},
+		{"spec.count", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Count", JSONName: "count"}}, Leaf: Uint}},
+		{"spec.enabled", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Enabled", JSONName: "enabled"}}, Leaf: Bool}},
+		{"spec.nickname", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Nickname", JSONName: "nickname", Pointer: true}}, Leaf: String}},
+		{"spec.Untagged", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Untagged", JSONName: "Untagged"}}, Leaf: String}},
+		{"status.phase", Path{Steps: []Step{{GoName: "Status", JSONName: "status", Pointer: true}, {GoName: "Phase", JSONName: "phase"}}, Leaf: String}},
+		{"spec.tags[*]", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Tags", JSONName: "tags", Each: true}}, Leaf: String}},
+		{"spec.containers[*].image", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Containers", JSONName: "containers", Each: true}, {GoName: "Image", JSONName: "image"}}, Leaf: String}},
+		{"spec.sidecars[*].image", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Sidecars", JSONName: "sidecars", Each: true, ElemPointer: true}, {GoName: "Image", JSONName: "image"}}, Leaf: String}},
+		{"spec.containers[*].ports[*].name", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Containers", JSONName: "containers", Each: true}, {GoName: "Ports", JSONName: "ports", Each: true}, {GoName: "Name", JSONName: "name"}}, Leaf: String}},
+	} {
+		got, err := mustResolve(t, w, tc.path)
+		if err != nil {
+			t.Errorf("Resolve(%s): %v", tc.path, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Resolve(%s) =\n%+v\nwant\n%+v", tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestResolveRejectsBadPathsWithAHint(t *testing.T) {
+	w := widgetType(t)
+	for path, want := range map[string]string{
+		"spec.colour":            `spec has no field "colour"; did you mean spec.color?`,
+		"spec.nodename":          `spec has no field "nodename"`,
+		"spec.Color":             `did you mean spec.color?`,
+		"sepc.color":             `the object has no field "sepc"; did you mean spec?`,
+		"spec":                   "spec is a struct (WidgetSpec): an index value must be a string, bool or integer (or a pointer to one); name one of its fields",
+		"spec.labels":            "spec.labels is a map",
+		"spec.tags":              "write spec.tags[*] to index every element",
+		"spec.containers":        "write spec.containers[*] to index every element",
+		"spec.color[*]":          "spec.color is a string, not a list",
+		"spec.color.x":           `spec.color is a string, not a struct: it has no field "x"`,
+		"spec.Ignored":           `spec has no field "Ignored"`,
+		"spec.containers[*].img": `spec.containers[*] has no field "img"; did you mean spec.containers[*].image?`,
+	} {
+		_, err := mustResolve(t, w, path)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Resolve(%s) error = %v, want it to contain %q", path, err, want)
+		}
+	}
+}
