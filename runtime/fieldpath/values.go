@@ -23,12 +23,12 @@ const (
 // NUL. Values without those bytes (all ordinary ones) are thus simply joined
 // by NUL. For no values it returns "".
 //
-// The encoding is unambiguous for a given number of values: in the result,
-// every NUL that was inside a value is preceded by an unpaired 0x01, and
-// every NUL that separates two values is not, so reading left to right,
-// taking the byte after each 0x01 literally and splitting at every other NUL,
-// recovers the values exactly (SplitValues does this). Two different lists of
-// the same length therefore never give the same string. Lists of different
+// The encoding is unambiguous for a given number of values. Read left to
+// right, a 0x01 always escapes the byte after it: escaped bytes (NUL or 0x01)
+// come from inside a value, and every unescaped NUL is a separator. So
+// splitting at the unescaped NULs and dropping the escaping 0x01 bytes
+// recovers the values exactly (SplitValues does this), and two different
+// lists of the same length never give the same string. Lists of different
 // lengths may collide (JoinValues("a\x00b") == JoinValues("a", "b")), which
 // does not matter because all values of one index come from the same key.
 func JoinValues(values ...string) string {
