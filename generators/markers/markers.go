@@ -19,6 +19,8 @@ package markers
 import (
 	"fmt"
 	"go/token"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"k8s.io/gengo/v2/codetags"
@@ -76,7 +78,21 @@ type Error struct {
 }
 
 func (e *Error) Error() string {
-	return fmt.Sprintf("%s:%d: %s: %s", e.Pos.Filename, e.Pos.Line, e.Marker, e.Msg)
+	return fmt.Sprintf("%s:%d: %s: %s", DisplayPath(e.Pos.Filename), e.Pos.Line, e.Marker, e.Msg)
+}
+
+// DisplayPath returns path relative to the working directory when it is
+// below it, as the go command prints file names, and unchanged otherwise.
+func DisplayPath(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	rel, err := filepath.Rel(wd, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return path
+	}
+	return rel
 }
 
 // Errorf returns an Error about m.

@@ -83,8 +83,8 @@ func TestScanFindsMarkersWithPositions(t *testing.T) {
 	}
 	file := filepath.Join(dir, "types.go")
 	for _, want := range []string{
-		file + ":25: +index(name: ByColor, field: spec.color): name \"ByColor\"",
-		file + ":26: +index(name: byColor, field: spec.color, label: team): has both field and label",
+		file + ":26: +index(name: ByColor, field: spec.color): name \"ByColor\"",
+		file + ":27: +index(name: byColor, field: spec.color, label: team): has both field and label",
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("Scan error %q does not report %q", err, want)
@@ -103,7 +103,7 @@ func TestScanFindsMarkersWithPositions(t *testing.T) {
 	}
 	check("package", pkg.Package, []int{3}, []string{"byNode"})
 	check("Widget", pkg.Types["Widget"], []int{9, 10}, []string{"byColor", "byImage"})
-	check("Gadget", pkg.Types["Gadget"], []int{16}, []string{"byTeam"})
+	check("Gadget", pkg.Types["Gadget"], []int{17}, []string{"byTeam"})
 	if ms := pkg.Types["Plain"]; len(ms) != 0 {
 		t.Errorf("Plain has markers %+v", ms)
 	}

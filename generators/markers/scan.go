@@ -84,12 +84,13 @@ func collect(fset *token.FileSet, group *ast.CommentGroup, packageLevel bool, er
 	return out
 }
 
-// isMarkerLine reports whether line starts with "+index" as a whole tag name
-// (not "+indexes" or "+index-foo").
+// isMarkerLine reports whether line is a marker: "+index" followed by its
+// arguments, a value or nothing. Prose that merely starts with the word
+// ("+index markers are ...") and longer tag names ("+indexes") are not.
 func isMarkerLine(line string) bool {
 	rest, ok := strings.CutPrefix(line, Prefix)
 	if !ok {
 		return false
 	}
-	return rest == "" || rest[0] == '(' || rest[0] == '=' || rest[0] == ' ' || rest[0] == '\t'
+	return rest == "" || rest[0] == '(' || rest[0] == '='
 }

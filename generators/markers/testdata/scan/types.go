@@ -9,6 +9,7 @@ package scan
 // +index(name: byColor, field: spec.color)
 // +index(name: byImage, field: "spec.containers[*].image")
 // +indexes are not markers
+// +index markers in prose are not markers either
 type Widget struct{}
 
 type (

@@ -1,0 +1,127 @@
+package generators
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/informer-gen-plus/informer-gen-plus/generators/output"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+const (
+	module     = "github.com/informer-gen-plus/informer-gen-plus"
+	testdata   = module + "/generators/testdata"
+	goldenDir  = "testdata/golden"
+	goldenPkg  = testdata + "/golden"
+	toysInput  = testdata + "/apis/toys/v1"
+	badInput   = testdata + "/apis/bad/v1"
+	clientsetP = testdata + "/clientset"
+)
+
+func args(dir string, inputs ...string) Args {
+	return Args{OutputDir: dir, OutputPkg: goldenPkg, VersionedClientSetPackage: clientsetP, Inputs: inputs}
+}
+
+// The output for testdata/apis/toys is the committed golden tree, byte for
+// byte, and the golden tree compiles. Run go test -update to accept a change.
+func TestGeneratedListersMatchGolden(t *testing.T) {
+	t.Parallel()
+	files, err := Generate(args(goldenDir, toysInput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if _, err := files.Write(goldenDir); err != nil {
+			t.Fatal(err)
+		}
+	}
+	drift, err := files.Compare(goldenDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !drift.Empty() {
+		t.Fatalf("%v\n(run go test ./generators/ -update after checking the change)", drift)
+	}
+	if got := files.Paths(); strings.Join(got, " ") != "listers/toys/v1/box.go listers/toys/v1/robot.go" {
+		t.Errorf("generated %v; want the listers of Box and Robot only (Gear has no list verb)", got)
+	}
+	for _, rel := range files.Paths() {
+		content, _ := files.Content(rel)
+		if !bytes.HasPrefix(content, []byte(output.Header+"\n")) {
+			t.Errorf("%s does not start with the generated-code header", rel)
+		}
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo}, goldenPkg+"/...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			t.Errorf("golden package %s does not compile: %v", p.PkgPath, e)
+		}
+	}
+}
+
+// Running twice gives byte-identical output.
+func TestGenerationIsDeterministic(t *testing.T) {
+	t.Parallel()
+	a, err := Generate(args(t.TempDir(), toysInput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Generate(args(t.TempDir(), toysInput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range a.Paths() {
+		x, _ := a.Content(rel)
+		y, ok := b.Content(rel)
+		if !ok || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between two runs", rel)
+		}
+	}
+}
+
+// Every marker error of a run is reported with file:line and a reason, and a
+// failed run changes nothing in the output directory.
+func TestBadMarkersFailTheRunAndWriteNothing(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	keep := filepath.Join(dir, "listers", "bad", "v1", "thing.go")
+	if err := os.MkdirAll(filepath.Dir(keep), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	previous := []byte(output.Header + "\n\npackage v1\n")
+	if err := os.WriteFile(keep, previous, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := Run(args(dir, badInput))
+	if err == nil {
+		t.Fatal("Run succeeded on bad markers")
+	}
+	file := filepath.Join("testdata", "apis", "bad", "v1", "types.go")
+	for _, want := range []string{
+		file + `:12: +index(name: byColour, field: spec.colour): field spec.colour: spec has no field "colour"; did you mean spec.color?`,
+		file + `:13: +index(name: bySpec, field: spec): field spec: spec is a struct (ThingSpec)`,
+		file + `:14: +index(name: byTags, field: spec.tags): field spec.tags: spec.tags is a list`,
+		file + `:16: +index(name: byColor, label: color): index byColor of Thing is declared twice (first at `,
+		file + `:17: +index(name: byMissing, func: "` + badInput + `.Missing"): function ` + badInput + `.Missing not found`,
+		file + `:18: +index(name: byWrong, func: "` + badInput + `.Wrong"): function ` + badInput + `.Wrong must have the signature func(*` + badInput + `.Thing) []string`,
+		file + `:40: +index(name: byName, field: metadata.name): type Loose has +index markers but no informer is generated for it`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not report\n  %s\ngot:\n%v", want, err)
+		}
+	}
+	got, readErr := os.ReadFile(keep)
+	if readErr != nil || !bytes.Equal(got, previous) {
+		t.Errorf("a failed run changed %s: %q, %v", keep, got, readErr)
+	}
+}

@@ -1,0 +1,137 @@
+package generators
+
+import (
+	"io"
+	"strings"
+
+	"k8s.io/gengo/v2/generator"
+	"k8s.io/gengo/v2/namer"
+	"k8s.io/gengo/v2/types"
+
+	"github.com/informer-gen-plus/informer-gen-plus/generators/indexfunc"
+	"github.com/informer-gen-plus/informer-gen-plus/generators/markers"
+	"github.com/informer-gen-plus/informer-gen-plus/templates"
+)
+
+// RuntimeCachePkg is the import path of the runtime every generated file
+// builds on.
+const RuntimeCachePkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+
+// listerGenerator writes the lister file of one kind.
+type listerGenerator struct {
+	generator.GoGenerator
+	outputPackage string
+	kind          *Kind
+	imports       namer.ImportTracker
+}
+
+func newListerGenerator(outputPackage string, k *Kind) *listerGenerator {
+	return &listerGenerator{
+		GoGenerator:   generator.GoGenerator{OutputFilename: strings.ToLower(k.Type.Name.Name) + ".go"},
+		outputPackage: outputPackage,
+		kind:          k,
+		imports:       generator.NewImportTrackerForPackage(outputPackage),
+	}
+}
+
+func (g *listerGenerator) Filter(_ *generator.Context, t *types.Type) bool { return t == g.kind.Type }
+
+func (g *listerGenerator) Namers(*generator.Context) namer.NameSystems {
+	return namer.NameSystems{"raw": namer.NewRawNamer(g.outputPackage, g.imports)}
+}
+
+func (g *listerGenerator) Imports(*generator.Context) []string { return g.imports.ImportLines() }
+
+// indexData is what the lister template needs of one index.
+type indexData struct {
+	Name, Const, Method, Func, Doc  string
+	Params, Value, Body, Key        string
+	Type, Plural, Singular, Private string
+	Namespaced                      bool
+}
+
+func (g *listerGenerator) GenerateType(c *generator.Context, t *types.Type, w io.Writer) error {
+	raw := c.Namers["raw"]
+	public, private := c.Namers["public"].Name(t), c.Namers["private"].Name(t)
+	var all, funcs, labels []indexData
+	for _, ix := range g.kind.Indexes {
+		d := indexData{
+			Name:       ix.Marker.Name,
+			Const:      public + markers.MethodName(ix.Marker.Name) + "Index",
+			Method:     markers.MethodName(ix.Marker.Name),
+			Func:       public + markers.MethodName(ix.Marker.Name),
+			Doc:        describeIndex(ix),
+			Params:     strings.Join(ix.Params, ", ") + " string",
+			Value:      ix.Params[0],
+			Key:        ix.Spec.Key,
+			Type:       raw.Name(t),
+			Plural:     c.Namers["publicPlural"].Name(t),
+			Singular:   public,
+			Private:    private,
+			Namespaced: g.kind.Namespaced,
+		}
+		if len(ix.Params) > 1 {
+			d.Value = raw.Name(types.Ref(indexfunc.FieldPathPkg, "JoinValues")) + "(" + strings.Join(ix.Params, ", ") + ")"
+		}
+		if ix.Spec.Source == markers.FromLabel {
+			labels = append(labels, d)
+		} else {
+			d.Body = g.body(raw, ix)
+			funcs = append(funcs, d)
+		}
+		all = append(all, d)
+	}
+	sw := generator.NewSnippetWriter(w, c, "$", "$")
+	sw.Do(templates.Lister, generator.Args{
+		"type":            t,
+		"namespaced":      g.kind.Namespaced,
+		"indexes":         all,
+		"funcIndexes":     funcs,
+		"labelIndexes":    labels,
+		"selector":        types.Ref("k8s.io/apimachinery/pkg/labels", "Selector"),
+		"indexer":         types.Ref(RuntimeCachePkg, "Indexer"),
+		"indexers":        types.Ref(RuntimeCachePkg, "Indexers"),
+		"lister":          types.Ref(RuntimeCachePkg, "Lister"),
+		"namespaceLister": types.Ref(RuntimeCachePkg, "NamespaceLister"),
+		"newLister":       types.Ref(RuntimeCachePkg, "NewLister"),
+		"resource":        types.Ref(t.Name.Package, "Resource"),
+	})
+	return sw.Error()
+}
+
+// body writes an index function's statements, importing what they use.
+func (g *listerGenerator) body(raw namer.Namer, ix *Index) string {
+	spec := ix.Spec
+	var im indexfunc.Imports
+	switch spec.Source {
+	case markers.FromField:
+		im.FieldPath = packageAlias(raw, indexfunc.FieldPathPkg)
+	case markers.FromOwner:
+		im.Meta = packageAlias(raw, indexfunc.MetaPkg)
+	case markers.FromFunc:
+		pkg, name, _ := markers.SplitQualified(spec.Func)
+		spec.Func = raw.Name(types.Ref(pkg, name))
+	}
+	return indexfunc.Body(spec, im)
+}
+
+// packageAlias imports pkg and returns the name it is imported as.
+func packageAlias(raw namer.Namer, pkg string) string {
+	qualified := raw.Name(types.Ref(pkg, "X"))
+	return strings.TrimSuffix(qualified, ".X")
+}
+
+// describeIndex says what an index indexes by, for doc comments.
+func describeIndex(ix *Index) string {
+	switch ix.Spec.Source {
+	case markers.FromLabel:
+		return "by the value of their label " + ix.Spec.Key
+	case markers.FromAnnotation:
+		return "by the value of their annotation " + ix.Spec.Key
+	case markers.FromOwner:
+		return "by the name of their controlling " + ix.Spec.Key
+	case markers.FromFunc:
+		return "by " + ix.Spec.Func
+	}
+	return "by " + ix.Marker.Value
+}

@@ -1,0 +1,183 @@
+// Package generators is informer-gen-plus's generator: it reads API type
+// packages with gengo, checks their +index markers, and writes listers (with
+// typed index lookups) through gengo targets, one generator per generated
+// file kind. Output is assembled in memory and written only when the whole
+// run has succeeded.
+package generators
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"k8s.io/gengo/v2"
+	"k8s.io/gengo/v2/generator"
+	"k8s.io/gengo/v2/namer"
+	"k8s.io/gengo/v2/parser"
+	"k8s.io/gengo/v2/types"
+
+	"github.com/informer-gen-plus/informer-gen-plus/generators/output"
+)
+
+// Args are the inputs of a run. Their flag names follow informer-gen's and
+// lister-gen's.
+type Args struct {
+	OutputDir                 string   // --output-dir
+	OutputPkg                 string   // --output-pkg
+	VersionedClientSetPackage string   // --versioned-clientset-package
+	GoHeaderFile              string   // --go-header-file
+	PluralExceptions          []string // --plural-exceptions, Kind:Plural
+	VerifyOnly                bool     // --verify-only
+	Inputs                    []string // input packages
+}
+
+// Validate reports the first missing or malformed argument.
+func (a Args) Validate() error {
+	switch {
+	case a.OutputDir == "":
+		return errors.New("--output-dir must be specified")
+	case a.OutputPkg == "":
+		return errors.New("--output-pkg must be specified")
+	case a.VersionedClientSetPackage == "":
+		return errors.New("--versioned-clientset-package must be specified")
+	case len(a.Inputs) == 0:
+		return errors.New("at least one input package must be given")
+	}
+	_, err := a.pluralExceptions()
+	return err
+}
+
+func (a Args) pluralExceptions() (map[string]string, error) {
+	out := map[string]string{"Endpoints": "Endpoints"}
+	for _, e := range a.PluralExceptions {
+		kind, plural, ok := strings.Cut(e, ":")
+		if !ok || kind == "" || plural == "" {
+			return nil, fmt.Errorf("--plural-exceptions: %q is not Kind:Plural", e)
+		}
+		out[kind] = plural
+	}
+	return out, nil
+}
+
+// NameSystems are the namers templates use.
+func NameSystems(pluralExceptions map[string]string) namer.NameSystems {
+	return namer.NameSystems{
+		"public":             namer.NewPublicNamer(0),
+		"private":            namer.NewPrivateNamer(0),
+		"raw":                namer.NewRawNamer("", nil),
+		"publicPlural":       namer.NewPublicPluralNamer(pluralExceptions),
+		"allLowercasePlural": namer.NewAllLowercasePluralNamer(pluralExceptions),
+	}
+}
+
+// Generate runs the generator and returns the files it would write, without
+// touching the output directory.
+func Generate(a Args) (*output.Files, error) {
+	if err := a.Validate(); err != nil {
+		return nil, err
+	}
+	plurals, _ := a.pluralExceptions()
+	p := parser.NewWithOptions(parser.Options{BuildTags: []string{gengo.StdBuildTag}})
+	if err := p.LoadPackages(a.Inputs...); err != nil {
+		return nil, fmt.Errorf("loading input packages: %w", err)
+	}
+	c, err := generator.NewContext(p, NameSystems(plurals), "public")
+	if err != nil {
+		return nil, fmt.Errorf("reading input packages: %w", err)
+	}
+	model, err := BuildModel(c)
+	if err != nil {
+		return nil, err
+	}
+	header, err := gengo.GoBoilerplate(a.GoHeaderFile, "", "")
+	if err != nil {
+		return nil, fmt.Errorf("reading --go-header-file: %w", err)
+	}
+	header = append(header, []byte(output.Header+"\n\n")...)
+
+	staging, err := os.MkdirTemp("", "informer-gen-plus-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(staging)
+	files := output.New()
+	c.FileTypes[generator.GoFileType] = files.GoFileType(staging)
+	if err := c.ExecuteTargets(Targets(model, a.OutputPkg, staging, header)); err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// Run generates and then, unless VerifyOnly, brings the output directory in
+// line; with VerifyOnly it writes nothing and returns the drift as an error.
+func Run(a Args) error {
+	files, err := Generate(a)
+	if err != nil {
+		return err
+	}
+	if a.VerifyOnly {
+		drift, err := files.Compare(a.OutputDir)
+		if err != nil {
+			return err
+		}
+		if !drift.Empty() {
+			return drift
+		}
+		return nil
+	}
+	_, err = files.Write(a.OutputDir)
+	return err
+}
+
+// Targets lays out the generated packages under the output package: one
+// lister package per group version (listers/<group>/<version>).
+func Targets(m *Model, outputPkg, dir string, header []byte) []generator.Target {
+	var targets []generator.Target
+	for _, g := range m.Groups {
+		for _, v := range g.Versions {
+			var kinds []*Kind
+			for _, k := range v.Kinds {
+				if k.Lister {
+					kinds = append(kinds, k)
+				}
+			}
+			if len(kinds) == 0 {
+				continue
+			}
+			pkg := path.Join(outputPkg, "listers", g.PackageName, v.Name)
+			targets = append(targets, &generator.SimpleTarget{
+				PkgName:       v.Name,
+				PkgPath:       pkg,
+				PkgDir:        filepath.Join(dir, "listers", g.PackageName, v.Name),
+				HeaderComment: header,
+				PkgDocComment: []byte(fmt.Sprintf("// Package %s holds the listers and indexes of %s/%s.\n", v.Name, groupDisplayName(g), v.Name)),
+				FilterFunc: func(_ *generator.Context, t *types.Type) bool {
+					for _, k := range kinds {
+						if k.Type == t {
+							return true
+						}
+					}
+					return false
+				},
+				GeneratorsFunc: func(*generator.Context) []generator.Generator {
+					var gens []generator.Generator
+					for _, k := range kinds {
+						gens = append(gens, newListerGenerator(pkg, k))
+					}
+					return gens
+				},
+			})
+		}
+	}
+	return targets
+}
+
+func groupDisplayName(g *Group) string {
+	if g.Name == "" {
+		return "core"
+	}
+	return g.Name
+}
