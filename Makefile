@@ -10,7 +10,13 @@ BENCH ?= .
 BENCH_COUNT ?= 1
 BENCH_TIME ?= 1s
 
-.PHONY: all build vet test unit bench clean
+# Packages whose tests run with the race detector: all but the generator,
+# which is single-threaded and whose gengo parser shares global state.
+RACE_PKGS = $(shell $(GO) list ./... | grep -v '/generators')
+# Iterations of each fuzz target in `make test`.
+FUZZ_ITERATIONS ?= 20000
+
+.PHONY: all build vet generate verify test unit fuzz bench clean
 
 all: build
 
@@ -22,14 +28,34 @@ build:
 vet:
 	$(GO) vet ./...
 
-## unit: run every test with the race detector, then the allocation tests
-## (which the race detector makes meaningless) without it.
-unit:
-	$(GO) test -race -count=1 ./...
-	$(GO) test -count=1 -run 'AllocatesNothing' ./...
+## generate: regenerate the checked-in generated code of examples/
+## (deepcopy and clientset with the generators pinned by go.mod's tool lines,
+## listers and indexes with this tree's informer-gen-plus).
+generate:
+	bash hack/update-codegen.sh
 
-## test: vet, then the race-enabled tests (the README's test command).
-test: vet unit
+## verify: fail, naming the files, when the checked-in generated code is not
+## what `make generate` would write (the work tree is left untouched).
+verify:
+	bash hack/verify-codegen.sh
+
+## unit: run the tests: the runtime's and the examples' with the race
+## detector, the generator's without it, then the allocation tests (which the
+## race detector makes meaningless) without it.
+unit:
+	$(GO) test -race -count=1 $(RACE_PKGS)
+	$(GO) test -count=1 ./generators/...
+	$(GO) test -count=1 -run 'AllocatesNothing' ./runtime/...
+
+## fuzz: run each fuzz target briefly (a fixed number of inputs).
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
+	$(GO) test -run '^$$' -fuzz '^FuzzJoinSplit$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x ./generators/markers/
+
+## test: vet, verify the generated code, the tests, then the fuzz targets
+## (the README's test command).
+test: vet verify unit fuzz
 
 ## bench: run our benchmarks and client-go's side by side on the same data.
 bench:

@@ -32,7 +32,6 @@ func args(dir string, inputs ...string) Args {
 // The output for testdata/apis/toys is the committed golden tree, byte for
 // byte, and the golden tree compiles. Run go test -update to accept a change.
 func TestGeneratedListersMatchGolden(t *testing.T) {
-	t.Parallel()
 	files, err := Generate(args(goldenDir, toysInput))
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +70,6 @@ func TestGeneratedListersMatchGolden(t *testing.T) {
 
 // Running twice gives byte-identical output.
 func TestGenerationIsDeterministic(t *testing.T) {
-	t.Parallel()
 	a, err := Generate(args(t.TempDir(), toysInput))
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +90,6 @@ func TestGenerationIsDeterministic(t *testing.T) {
 // Every marker error of a run is reported with file:line and a reason, and a
 // failed run changes nothing in the output directory.
 func TestBadMarkersFailTheRunAndWriteNothing(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	keep := filepath.Join(dir, "listers", "bad", "v1", "thing.go")
 	if err := os.MkdirAll(filepath.Dir(keep), 0o755); err != nil {

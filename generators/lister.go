@@ -34,7 +34,10 @@ func newListerGenerator(outputPackage string, k *Kind) *listerGenerator {
 	}
 }
 
-func (g *listerGenerator) Filter(_ *generator.Context, t *types.Type) bool { return t == g.kind.Type }
+// Filter selects no type: the file is written once, by Init, for the
+// generator's kind, which may come from a package gengo loaded after it
+// ordered the input types (a built-in type named by a package-level marker).
+func (g *listerGenerator) Filter(*generator.Context, *types.Type) bool { return false }
 
 func (g *listerGenerator) Namers(*generator.Context) namer.NameSystems {
 	return namer.NameSystems{"raw": namer.NewRawNamer(g.outputPackage, g.imports)}
@@ -50,7 +53,9 @@ type indexData struct {
 	Namespaced                      bool
 }
 
-func (g *listerGenerator) GenerateType(c *generator.Context, t *types.Type, w io.Writer) error {
+// Init writes the lister file of the generator's kind.
+func (g *listerGenerator) Init(c *generator.Context, w io.Writer) error {
+	t := g.kind.Type
 	raw := c.Namers["raw"]
 	public, private := c.Namers["public"].Name(t), c.Namers["private"].Name(t)
 	var all, funcs, labels []indexData

@@ -17,7 +17,6 @@ import (
 	"k8s.io/gengo/v2/generator"
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/parser"
-	"k8s.io/gengo/v2/types"
 
 	"github.com/informer-gen-plus/informer-gen-plus/generators/output"
 )
@@ -103,7 +102,7 @@ func Generate(a Args) (*output.Files, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(staging)
-	files := output.New()
+	files := output.New(ownedDirs...)
 	c.FileTypes[generator.GoFileType] = files.GoFileType(staging)
 	if err := c.ExecuteTargets(Targets(model, a.OutputPkg, staging, header)); err != nil {
 		return nil, err
@@ -132,6 +131,10 @@ func Run(a Args) error {
 	return err
 }
 
+// ownedDirs are the subdirectories of --output-dir the generator writes; only
+// there does it remove generated files it no longer generates.
+var ownedDirs = []string{"listers", "informers", "controllers"}
+
 // Targets lays out the generated packages under the output package: one
 // lister package per group version (listers/<group>/<version>).
 func Targets(m *Model, outputPkg, dir string, header []byte) []generator.Target {
@@ -154,14 +157,6 @@ func Targets(m *Model, outputPkg, dir string, header []byte) []generator.Target 
 				PkgDir:        filepath.Join(dir, "listers", g.PackageName, v.Name),
 				HeaderComment: header,
 				PkgDocComment: []byte(fmt.Sprintf("// Package %s holds the listers and indexes of %s/%s.\n", v.Name, groupDisplayName(g), v.Name)),
-				FilterFunc: func(_ *generator.Context, t *types.Type) bool {
-					for _, k := range kinds {
-						if k.Type == t {
-							return true
-						}
-					}
-					return false
-				},
 				GeneratorsFunc: func(*generator.Context) []generator.Generator {
 					var gens []generator.Generator
 					for _, k := range kinds {

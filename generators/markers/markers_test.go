@@ -104,6 +104,7 @@ func TestScanFindsMarkersWithPositions(t *testing.T) {
 	check("package", pkg.Package, []int{3}, []string{"byNode"})
 	check("Widget", pkg.Types["Widget"], []int{9, 10}, []string{"byColor", "byImage"})
 	check("Gadget", pkg.Types["Gadget"], []int{17}, []string{"byTeam"})
+	check("Tagged", pkg.Types["Tagged"], []int{30}, []string{"byShape"})
 	if ms := pkg.Types["Plain"]; len(ms) != 0 {
 		t.Errorf("Plain has markers %+v", ms)
 	}

@@ -49,13 +49,40 @@ func Scan(dir string) (Package, error) {
 				if doc == nil && len(gen.Specs) == 1 {
 					doc = gen.Doc
 				}
-				if ms := collect(fset, doc, false, &errs); len(ms) > 0 {
+				var ms []Marker
+				for _, group := range []*ast.CommentGroup{secondClosest(fset, file, doc, gen, ts), doc} {
+					ms = append(ms, collect(fset, group, false, &errs)...)
+				}
+				if len(ms) > 0 {
 					out.Types[ts.Name.Name] = append(out.Types[ts.Name.Name], ms...)
 				}
 			}
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// secondClosest returns the comment group that ends one blank line above a
+// type's doc comment (or above the type when it has none), where
+// k8s.io/api-style packages put their tags; gengo reads the same group as
+// SecondClosestCommentLines.
+func secondClosest(fset *token.FileSet, file *ast.File, doc *ast.CommentGroup, gen *ast.GenDecl, ts *ast.TypeSpec) *ast.CommentGroup {
+	var top token.Pos
+	switch {
+	case doc != nil:
+		top = doc.Pos()
+	case len(gen.Specs) == 1:
+		top = gen.Pos()
+	default:
+		top = ts.Pos()
+	}
+	want := fset.Position(top).Line - 2
+	for _, g := range file.Comments {
+		if g != doc && fset.Position(g.End()).Line == want {
+			return g
+		}
+	}
+	return nil
 }
 
 // collect parses the markers of one comment group, appending malformed ones

@@ -54,8 +54,9 @@ func TestCompareReportsDrift(t *testing.T) {
 		"b/handmade.go":  "package b\n",
 		"b/notes.txt":    Header + "\n",
 		"c/late_head.go": "package c\n\n" + Header + "\n",
+		"other/x.go":     string(goFile("x", "var V = 1")),
 	})
-	f := New()
+	f := New("a", "b", "c")
 	for rel, content := range map[string][]byte{
 		"a/same.go":    goFile("a", "var X = 1"),
 		"a/changed.go": goFile("a", "var Y = 2"),
@@ -89,7 +90,7 @@ func TestWriteBringsTheTreeInLine(t *testing.T) {
 		"b/old.go":      string(goFile("b", "var Z = 1")),
 		"b/handmade.go": "package b\n",
 	})
-	f := New()
+	f := New("a", "b", "d")
 	_ = f.Add("a/changed.go", goFile("a", "var Y = 2"))
 	_ = f.Add("d/e/new.go", goFile("e", "var W = 1"))
 	if _, err := f.Write(dir); err != nil {

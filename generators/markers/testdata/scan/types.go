@@ -26,3 +26,8 @@ type (
 // +index(name: ByColor, field: spec.color)
 // +index(name: byColor, field: spec.color, label: team)
 type Broken struct{}
+
+// +index(name: byShape, field: spec.shape)
+
+// Tagged carries its marker in the block above its doc comment.
+type Tagged struct{}

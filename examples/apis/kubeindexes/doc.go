@@ -1,0 +1,11 @@
+// Package kubeindexes declares indexes for built-in Kubernetes types, which
+// the user does not own and so cannot mark on the type: each index marker
+// of this package comment names the fully qualified type it is for (for:).
+// The package has no code; informer-gen-plus reads only this comment.
+//
+// +index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)
+// +index(for: "k8s.io/api/core/v1.Pod", name: byReplicaSet, owner: ReplicaSet)
+// +index(for: "k8s.io/api/core/v1.Pod", name: byPhaseNode, field: "status.phase,spec.nodeName")
+// +index(for: "k8s.io/api/apps/v1.Deployment", name: byApp, label: app)
+// +index(for: "k8s.io/api/core/v1.ConfigMap", name: byManagedBy, annotation: "example.dev/managed-by")
+package kubeindexes

@@ -1,0 +1,37 @@
+package markers
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// FuzzParse: Parse never panics, and either returns a marker whose name and
+// source are set, or a marker error that starts with file:line.
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{
+		"+index(name: byColor, field: spec.color)",
+		`+index(name: byImage, field: "spec.containers[*].image")`,
+		`+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)`,
+		"+index(name: byTeam, label: team)",
+		"+index(name: x, func: `a/b.C`)",
+		"+index(",
+		"+index=1",
+	} {
+		f.Add(seed, false)
+		f.Add(seed, true)
+	}
+	f.Fuzz(func(t *testing.T, line string, packageLevel bool) {
+		m, err := Parse(here, line, packageLevel)
+		if err != nil {
+			var merr *Error
+			if !errors.As(err, &merr) || !strings.HasPrefix(err.Error(), "types.go:7: ") {
+				t.Fatalf("Parse(%q) = %v, want a marker error with the position", line, err)
+			}
+			return
+		}
+		if !isIndexName(m.Name) || m.Source == "" || m.Value == "" || (m.For != "") != packageLevel {
+			t.Fatalf("Parse(%q) accepted an incomplete marker %+v", line, m)
+		}
+	})
+}
