@@ -1,7 +1,6 @@
 package generators
 
 import (
-	"io"
 	"strings"
 
 	"k8s.io/gengo/v2/generator"
@@ -17,33 +16,15 @@ import (
 // builds on.
 const RuntimeCachePkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 
-// listerGenerator writes the lister file of one kind.
-type listerGenerator struct {
-	generator.GoGenerator
-	outputPackage string
-	kind          *Kind
-	imports       namer.ImportTracker
+// newListerGenerator writes the lister file of one kind.
+func newListerGenerator(outputPackage string, k *Kind) generator.Generator {
+	return newFileGenerator(outputPackage, fileName(k), templates.Lister, func(c *generator.Context) generator.Args {
+		return listerArgs(c, k)
+	})
 }
 
-func newListerGenerator(outputPackage string, k *Kind) *listerGenerator {
-	return &listerGenerator{
-		GoGenerator:   generator.GoGenerator{OutputFilename: strings.ToLower(k.Type.Name.Name) + ".go"},
-		outputPackage: outputPackage,
-		kind:          k,
-		imports:       generator.NewImportTrackerForPackage(outputPackage),
-	}
-}
-
-// Filter selects no type: the file is written once, by Init, for the
-// generator's kind, which may come from a package gengo loaded after it
-// ordered the input types (a built-in type named by a package-level marker).
-func (g *listerGenerator) Filter(*generator.Context, *types.Type) bool { return false }
-
-func (g *listerGenerator) Namers(*generator.Context) namer.NameSystems {
-	return namer.NameSystems{"raw": namer.NewRawNamer(g.outputPackage, g.imports)}
-}
-
-func (g *listerGenerator) Imports(*generator.Context) []string { return g.imports.ImportLines() }
+// fileName is the name of a kind's file in lister and informer packages.
+func fileName(k *Kind) string { return strings.ToLower(k.Type.Name.Name) + ".go" }
 
 // indexData is what the lister template needs of one index.
 type indexData struct {
@@ -53,13 +34,13 @@ type indexData struct {
 	Namespaced                      bool
 }
 
-// Init writes the lister file of the generator's kind.
-func (g *listerGenerator) Init(c *generator.Context, w io.Writer) error {
-	t := g.kind.Type
+// listerArgs are the lister template's arguments for k.
+func listerArgs(c *generator.Context, k *Kind) generator.Args {
+	t := k.Type
 	raw := c.Namers["raw"]
 	public, private := c.Namers["public"].Name(t), c.Namers["private"].Name(t)
 	var all, funcs, labels []indexData
-	for _, ix := range g.kind.Indexes {
+	for _, ix := range k.Indexes {
 		d := indexData{
 			Name:       ix.Marker.Name,
 			Const:      public + markers.MethodName(ix.Marker.Name) + "Index",
@@ -73,7 +54,7 @@ func (g *listerGenerator) Init(c *generator.Context, w io.Writer) error {
 			Plural:     c.Namers["publicPlural"].Name(t),
 			Singular:   public,
 			Private:    private,
-			Namespaced: g.kind.Namespaced,
+			Namespaced: k.Namespaced,
 		}
 		if len(ix.Params) > 1 {
 			d.Value = raw.Name(types.Ref(indexfunc.FieldPathPkg, "JoinValues")) + "(" + strings.Join(ix.Params, ", ") + ")"
@@ -81,15 +62,14 @@ func (g *listerGenerator) Init(c *generator.Context, w io.Writer) error {
 		if ix.Spec.Source == markers.FromLabel {
 			labels = append(labels, d)
 		} else {
-			d.Body = g.body(raw, ix)
+			d.Body = indexBody(raw, ix)
 			funcs = append(funcs, d)
 		}
 		all = append(all, d)
 	}
-	sw := generator.NewSnippetWriter(w, c, "$", "$")
-	sw.Do(templates.Lister, generator.Args{
+	return generator.Args{
 		"type":            t,
-		"namespaced":      g.kind.Namespaced,
+		"namespaced":      k.Namespaced,
 		"indexes":         all,
 		"funcIndexes":     funcs,
 		"labelIndexes":    labels,
@@ -100,12 +80,11 @@ func (g *listerGenerator) Init(c *generator.Context, w io.Writer) error {
 		"namespaceLister": types.Ref(RuntimeCachePkg, "NamespaceLister"),
 		"newLister":       types.Ref(RuntimeCachePkg, "NewLister"),
 		"resource":        types.Ref(t.Name.Package, "Resource"),
-	})
-	return sw.Error()
+	}
 }
 
-// body writes an index function's statements, importing what they use.
-func (g *listerGenerator) body(raw namer.Namer, ix *Index) string {
+// indexBody writes an index function's statements, importing what they use.
+func indexBody(raw namer.Namer, ix *Index) string {
 	spec := ix.Spec
 	var im indexfunc.Imports
 	switch spec.Source {

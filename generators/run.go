@@ -104,7 +104,9 @@ func Generate(a Args) (*output.Files, error) {
 	defer os.RemoveAll(staging)
 	files := output.New(ownedDirs...)
 	c.FileTypes[generator.GoFileType] = files.GoFileType(staging)
-	if err := c.ExecuteTargets(Targets(model, a.OutputPkg, staging, header)); err != nil {
+	targets := Targets(model, a.OutputPkg, staging, header)
+	targets = append(targets, informerTargets(model, informerLayout{outputPkg: a.OutputPkg, dir: staging, clientset: a.VersionedClientSetPackage, header: header})...)
+	if err := c.ExecuteTargets(targets); err != nil {
 		return nil, err
 	}
 	return files, nil

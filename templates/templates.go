@@ -13,3 +13,26 @@ import _ "embed"
 //
 //go:embed lister.go.tmpl
 var Lister string
+
+// Informer is the per-kind informer file: the kind's informer accessor over
+// a shared factory, and constructors of standalone informers with every index
+// of the kind registered.
+//
+//go:embed informer.go.tmpl
+var Informer string
+
+// Version is the interface.go of a group version's informer package.
+//
+//go:embed version.go.tmpl
+var Version string
+
+// Group is the interface.go of a group's informer package.
+//
+//go:embed group.go.tmpl
+var Group string
+
+// Factory is the shared informer factory of the clientset, with
+// ForResource.
+//
+//go:embed factory.go.tmpl
+var Factory string

@@ -1,0 +1,219 @@
+package generators
+
+import (
+	"path"
+	"path/filepath"
+
+	"k8s.io/gengo/v2/generator"
+	"k8s.io/gengo/v2/namer"
+	"k8s.io/gengo/v2/types"
+
+	"github.com/informer-gen-plus/informer-gen-plus/templates"
+)
+
+// RuntimeInformersPkg is the import path of the runtime's shared informer
+// factory.
+const RuntimeInformersPkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+
+// informerLayout says where the informer packages go.
+type informerLayout struct {
+	outputPkg, dir string // of the output as a whole
+	clientset      string // import path of the versioned clientset
+	header         []byte
+}
+
+func (l informerLayout) pkg(parts ...string) string {
+	return path.Join(append([]string{l.outputPkg, "informers", "externalversions"}, parts...)...)
+}
+
+func (l informerLayout) pkgDir(parts ...string) string {
+	return filepath.Join(append([]string{l.dir, "informers", "externalversions"}, parts...)...)
+}
+
+func (l informerLayout) target(name, pkg, dir string, gens ...generator.Generator) generator.Target {
+	return &generator.SimpleTarget{
+		PkgName:        name,
+		PkgPath:        pkg,
+		PkgDir:         dir,
+		HeaderComment:  l.header,
+		GeneratorsFunc: func(*generator.Context) []generator.Generator { return gens },
+	}
+}
+
+// informerKinds returns the kinds of v that get informers.
+func informerKinds(v *Version) []*Kind {
+	var out []*Kind
+	for _, k := range v.Kinds {
+		if k.Informer {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// informerTargets lays out informers/externalversions: the factory, one
+// package per group and one per group version.
+func informerTargets(m *Model, l informerLayout) []generator.Target {
+	var targets []generator.Target
+	var groups []*Group
+	for _, g := range m.Groups {
+		var versions []*Version
+		for _, v := range g.Versions {
+			kinds := informerKinds(v)
+			if len(kinds) == 0 {
+				continue
+			}
+			versions = append(versions, v)
+			pkg := l.pkg(g.PackageName, v.Name)
+			gens := []generator.Generator{newFileGenerator(pkg, "interface.go", templates.Version, versionArgs(l, v, kinds))}
+			for _, k := range kinds {
+				gens = append(gens, newFileGenerator(pkg, fileName(k), templates.Informer, informerArgs(l, k)))
+			}
+			targets = append(targets, l.target(v.Name, pkg, l.pkgDir(g.PackageName, v.Name), gens...))
+		}
+		if len(versions) == 0 {
+			continue
+		}
+		groups = append(groups, g)
+		pkg := l.pkg(g.PackageName)
+		targets = append(targets, l.target(g.PackageName, pkg, l.pkgDir(g.PackageName),
+			newFileGenerator(pkg, "interface.go", templates.Group, groupArgs(l, g, versions))))
+	}
+	if len(groups) > 0 {
+		pkg := l.pkg()
+		targets = append(targets, l.target("externalversions", pkg, l.pkgDir(),
+			newFileGenerator(pkg, "factory.go", templates.Factory, factoryArgs(l, groups))))
+	}
+	return targets
+}
+
+// common are the arguments every informer template uses.
+func (l informerLayout) common() generator.Args {
+	return generator.Args{
+		"factory":   types.Ref(RuntimeInformersPkg, "Factory"),
+		"clientset": types.Ref(l.clientset, "Interface"),
+	}
+}
+
+// groupVersionGoName is the clientset's accessor of a group version
+// ("ShopV1").
+func groupVersionGoName(v *Version) string { return v.Group.GoName + namer.IC(v.Name) }
+
+func informerArgs(l informerLayout, k *Kind) func(*generator.Context) generator.Args {
+	return func(c *generator.Context) generator.Args {
+		t := k.Type
+		listers := path.Join(l.outputPkg, "listers", k.Version.Group.PackageName, k.Version.Name)
+		name := c.Namers["public"].Name(t)
+		return l.common().WithArgs(generator.Args{
+			"type":                   t,
+			"namespaced":             k.Namespaced,
+			"hasLister":              k.Lister,
+			"groupVersion":           groupVersionGoName(k.Version),
+			"name":                   c.Namers["allLowercasePlural"].Name(t) + "." + k.Version.Name + "." + groupDisplayName(k.Version.Group),
+			"list":                   types.Ref(t.Name.Package, t.Name.Name+"List"),
+			"sharedIndexInformer":    types.Ref(RuntimeCachePkg, "SharedIndexInformer"),
+			"newSharedIndexInformer": types.Ref(RuntimeCachePkg, "NewSharedIndexInformer"),
+			"informerOptions":        types.Ref(RuntimeCachePkg, "SharedIndexInformerOptions"),
+			"newListWatch":           types.Ref(RuntimeCachePkg, "NewListWatch"),
+			"informerFor":            types.Ref(RuntimeInformersPkg, "InformerFor"),
+			"tweakFunc":              types.Ref(RuntimeInformersPkg, "TweakListOptionsFunc"),
+			"lister":                 types.Ref(listers, name+"Lister"),
+			"newLister":              types.Ref(listers, "New"+name+"Lister"),
+			"addIndexes":             types.Ref(listers, "Add"+name+"Indexes"),
+			"duration":               types.Ref("time", "Duration"),
+			"context":                types.Ref("context", "Context"),
+			"listOptions":            types.Ref("k8s.io/apimachinery/pkg/apis/meta/v1", "ListOptions"),
+			"watchInterface":         types.Ref("k8s.io/apimachinery/pkg/watch", "Interface"),
+		})
+	}
+}
+
+// kindData is what the version and factory templates need of one kind.
+type kindData struct {
+	Plural, Singular, Private string
+}
+
+func versionArgs(l informerLayout, v *Version, kinds []*Kind) func(*generator.Context) generator.Args {
+	return func(c *generator.Context) generator.Args {
+		var ks []kindData
+		for _, k := range kinds {
+			ks = append(ks, kindData{
+				Plural:   c.Namers["publicPlural"].Name(k.Type),
+				Singular: c.Namers["public"].Name(k.Type),
+				Private:  c.Namers["private"].Name(k.Type),
+			})
+		}
+		return l.common().WithArgs(generator.Args{"groupVersion": groupDisplayName(v.Group) + "/" + v.Name, "kinds": ks})
+	}
+}
+
+// packageData is what the group and factory templates need of one package
+// they give access to.
+type packageData struct {
+	Method, Name, GoName, Interface, New string
+}
+
+func groupArgs(l informerLayout, g *Group, versions []*Version) func(*generator.Context) generator.Args {
+	return func(c *generator.Context) generator.Args {
+		raw := c.Namers["raw"]
+		var vs []packageData
+		for _, v := range versions {
+			pkg := l.pkg(g.PackageName, v.Name)
+			vs = append(vs, packageData{
+				Method:    namer.IC(v.Name),
+				Name:      groupDisplayName(g) + "/" + v.Name,
+				Interface: raw.Name(types.Ref(pkg, "Interface")),
+				New:       raw.Name(types.Ref(pkg, "New")),
+			})
+		}
+		return l.common().WithArgs(generator.Args{"group": groupDisplayName(g), "versions": vs})
+	}
+}
+
+// resourceData is one case of ForResource.
+type resourceData struct {
+	GroupVersion, Resource, Accessor string
+}
+
+func factoryArgs(l informerLayout, groups []*Group) func(*generator.Context) generator.Args {
+	return func(c *generator.Context) generator.Args {
+		raw := c.Namers["raw"]
+		var gs []packageData
+		var resources []resourceData
+		for _, g := range groups {
+			pkg := l.pkg(g.PackageName)
+			gs = append(gs, packageData{
+				GoName:    g.GoName,
+				Name:      groupDisplayName(g),
+				Interface: raw.Name(types.Ref(pkg, "Interface")),
+				New:       raw.Name(types.Ref(pkg, "New")),
+			})
+			for _, v := range g.Versions {
+				for _, k := range informerKinds(v) {
+					resources = append(resources, resourceData{
+						GroupVersion: raw.Name(types.Ref(v.Package, "SchemeGroupVersion")),
+						Resource:     c.Namers["allLowercasePlural"].Name(k.Type),
+						Accessor:     g.GoName + "()." + namer.IC(v.Name) + "()." + c.Namers["publicPlural"].Name(k.Type) + "()",
+					})
+				}
+			}
+		}
+		return l.common().WithArgs(generator.Args{
+			"groups":                 gs,
+			"resources":              resources,
+			"context":                types.Ref("context", "Context"),
+			"reflectType":            types.Ref("reflect", "Type"),
+			"syncResult":             types.Ref("k8s.io/client-go/tools/cache", "SyncResult"),
+			"gvr":                    types.Ref("k8s.io/apimachinery/pkg/runtime/schema", "GroupVersionResource"),
+			"duration":               types.Ref("time", "Duration"),
+			"errorf":                 types.Ref("fmt", "Errorf"),
+			"option":                 types.Ref(RuntimeInformersPkg, "Option"),
+			"withNamespace":          types.Ref(RuntimeInformersPkg, "WithNamespace"),
+			"withTweakListOptions":   types.Ref(RuntimeInformersPkg, "WithTweakListOptions"),
+			"withTransform":          types.Ref(RuntimeInformersPkg, "WithTransform"),
+			"withCustomResyncConfig": types.Ref(RuntimeInformersPkg, "WithCustomResyncConfig"),
+			"newFactory":             types.Ref(RuntimeInformersPkg, "NewFactory"),
+			"informer":               types.Ref(RuntimeInformersPkg, "Informer"),
+		})
+	}
+}
