@@ -48,7 +48,9 @@ func keys[T metav1.Object](objs []T) []string {
 // watchStarted returns a channel closed when the fake clientset serves its
 // first watch of resource: the fake does not replay events a watch missed,
 // so writes made before it would be lost.
-func watchStarted(client interface{ PrependWatchReactor(string, clienttesting.WatchReactionFunc) }, resource string) <-chan struct{} {
+func watchStarted(client interface {
+	PrependWatchReactor(string, clienttesting.WatchReactionFunc)
+}, resource string) <-chan struct{} {
 	started := make(chan struct{})
 	var once sync.Once
 	client.PrependWatchReactor(resource, func(clienttesting.Action) (bool, watch.Interface, error) {
