@@ -16,7 +16,7 @@ RACE_PKGS = $(shell $(GO) list ./... | grep -v '/generators')
 # Iterations of each fuzz target in `make test`.
 FUZZ_ITERATIONS ?= 20000
 
-.PHONY: all build vet generate verify test unit fuzz bench clean
+.PHONY: all build vet generate verify test unit fuzz bench smoke-kube bench-gen clean
 
 all: build
 
@@ -60,6 +60,15 @@ test: vet verify unit fuzz
 ## bench: run our benchmarks and client-go's side by side on the same data.
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCH_COUNT) -benchtime $(BENCH_TIME) ./runtime/cache/...
+
+## smoke-kube: generate for every group/version of k8s.io/api and compile it.
+smoke-kube:
+	bash hack/smoke-kube.sh
+
+## bench-gen: time informer-gen-plus against lister-gen + informer-gen on all
+## of k8s.io/api and count the lines each writes.
+bench-gen:
+	bash hack/bench-gen.sh
 
 clean:
 	$(GO) clean -testcache

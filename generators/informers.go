@@ -110,20 +110,16 @@ func informerArgs(l informerLayout, k *Kind) func(*generator.Context) generator.
 			"hasLister":              k.Lister,
 			"groupVersion":           groupVersionGoName(k.Version),
 			"name":                   c.Namers["allLowercasePlural"].Name(t) + "." + k.Version.Name + "." + groupDisplayName(k.Version.Group),
-			"list":                   types.Ref(t.Name.Package, t.Name.Name+"List"),
 			"sharedIndexInformer":    types.Ref(RuntimeCachePkg, "SharedIndexInformer"),
 			"newSharedIndexInformer": types.Ref(RuntimeCachePkg, "NewSharedIndexInformer"),
 			"informerOptions":        types.Ref(RuntimeCachePkg, "SharedIndexInformerOptions"),
-			"newListWatch":           types.Ref(RuntimeCachePkg, "NewListWatch"),
+			"newListWatch":           types.Ref(RuntimeInformersPkg, "NewListWatch"),
 			"informerFor":            types.Ref(RuntimeInformersPkg, "InformerFor"),
 			"tweakFunc":              types.Ref(RuntimeInformersPkg, "TweakListOptionsFunc"),
 			"lister":                 types.Ref(listers, name+"Lister"),
 			"newLister":              types.Ref(listers, "New"+name+"Lister"),
 			"addIndexes":             types.Ref(listers, "Add"+name+"Indexes"),
 			"duration":               types.Ref("time", "Duration"),
-			"context":                types.Ref("context", "Context"),
-			"listOptions":            types.Ref("k8s.io/apimachinery/pkg/apis/meta/v1", "ListOptions"),
-			"watchInterface":         types.Ref("k8s.io/apimachinery/pkg/watch", "Interface"),
 		})
 	}
 }

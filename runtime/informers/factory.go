@@ -14,6 +14,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/apimachinery/pkg/util/wait"
 	clientcache "k8s.io/client-go/tools/cache"
 
@@ -205,4 +207,29 @@ func (f *Factory[C]) WaitForCacheSyncWithContext(ctx context.Context) clientcach
 		}
 	}
 	return result
+}
+
+// NewListWatch returns a cache.ListWatch over a typed client's List and Watch
+// methods that applies tweak (when not nil) to the options of every request.
+// client is the clientset, asked whether it supports watch-list streaming.
+func NewListWatch[T cache.Object, L runtime.Object](
+	list func(context.Context, metav1.ListOptions) (L, error),
+	watchFn func(context.Context, metav1.ListOptions) (watch.Interface, error),
+	client any,
+	tweak TweakListOptionsFunc,
+) *cache.ListWatch[T] {
+	if tweak == nil {
+		return cache.NewListWatch[T](list, watchFn, client)
+	}
+	return cache.NewListWatch[T](
+		func(ctx context.Context, options metav1.ListOptions) (L, error) {
+			tweak(&options)
+			return list(ctx, options)
+		},
+		func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+			tweak(&options)
+			return watchFn(ctx, options)
+		},
+		client,
+	)
 }

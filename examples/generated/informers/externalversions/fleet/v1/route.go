@@ -19,15 +19,12 @@ limitations under the License.
 package v1
 
 import (
-	context "context"
 	time "time"
 
 	fleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v1"
 	versioned "github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
 	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	watch "k8s.io/apimachinery/pkg/watch"
 )
 
 // RouteInformer gives access to the factory's shared informer of Routes.
@@ -54,22 +51,7 @@ func NewRouteInformer(client versioned.Interface, namespace string, resyncPeriod
 // whose lists and watches tweakListOptions may change.
 func NewFilteredRouteInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*fleetv1.Route] {
 	api := client.FleetExampleV1().Routes(namespace)
-	tweak := func(options *metav1.ListOptions) {
-		if tweakListOptions != nil {
-			tweakListOptions(options)
-		}
-	}
-	lw := cache.NewListWatch[*fleetv1.Route](
-		func(ctx context.Context, options metav1.ListOptions) (*fleetv1.RouteList, error) {
-			tweak(&options)
-			return api.List(ctx, options)
-		},
-		func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			tweak(&options)
-			return api.Watch(ctx, options)
-		},
-		client,
-	)
+	lw := informers.NewListWatch[*fleetv1.Route](api.List, api.Watch, client, tweakListOptions)
 	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*fleetv1.Route]{
 		Name:         "routes.v1.fleet.example.dev",
 		ResyncPeriod: resyncPeriod,

@@ -19,7 +19,6 @@ limitations under the License.
 package v1
 
 import (
-	context "context"
 	time "time"
 
 	fleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v1"
@@ -27,8 +26,6 @@ import (
 	listersfleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/fleet/v1"
 	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	watch "k8s.io/apimachinery/pkg/watch"
 )
 
 // VehicleInformer gives access to the factory's shared informer of Vehicles and to its lister.
@@ -61,22 +58,7 @@ func NewVehicleInformer(client versioned.Interface, namespace string, resyncPeri
 // whose lists and watches tweakListOptions may change, with every index of Vehicle.
 func NewFilteredVehicleInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*fleetv1.Vehicle] {
 	api := client.FleetExampleV1().Vehicles(namespace)
-	tweak := func(options *metav1.ListOptions) {
-		if tweakListOptions != nil {
-			tweakListOptions(options)
-		}
-	}
-	lw := cache.NewListWatch[*fleetv1.Vehicle](
-		func(ctx context.Context, options metav1.ListOptions) (*fleetv1.VehicleList, error) {
-			tweak(&options)
-			return api.List(ctx, options)
-		},
-		func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			tweak(&options)
-			return api.Watch(ctx, options)
-		},
-		client,
-	)
+	lw := informers.NewListWatch[*fleetv1.Vehicle](api.List, api.Watch, client, tweakListOptions)
 	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*fleetv1.Vehicle]{
 		Name:         "vehicles.v1.fleet.example.dev",
 		ResyncPeriod: resyncPeriod,

@@ -19,7 +19,6 @@ limitations under the License.
 package v2beta1
 
 import (
-	context "context"
 	time "time"
 
 	fleetv2beta1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v2beta1"
@@ -27,8 +26,6 @@ import (
 	listersfleetv2beta1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/fleet/v2beta1"
 	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	watch "k8s.io/apimachinery/pkg/watch"
 )
 
 // VehicleInformer gives access to the factory's shared informer of Vehicles and to its lister.
@@ -61,22 +58,7 @@ func NewVehicleInformer(client versioned.Interface, namespace string, resyncPeri
 // whose lists and watches tweakListOptions may change, with every index of Vehicle.
 func NewFilteredVehicleInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*fleetv2beta1.Vehicle] {
 	api := client.FleetExampleV2beta1().Vehicles(namespace)
-	tweak := func(options *v1.ListOptions) {
-		if tweakListOptions != nil {
-			tweakListOptions(options)
-		}
-	}
-	lw := cache.NewListWatch[*fleetv2beta1.Vehicle](
-		func(ctx context.Context, options v1.ListOptions) (*fleetv2beta1.VehicleList, error) {
-			tweak(&options)
-			return api.List(ctx, options)
-		},
-		func(ctx context.Context, options v1.ListOptions) (watch.Interface, error) {
-			tweak(&options)
-			return api.Watch(ctx, options)
-		},
-		client,
-	)
+	lw := informers.NewListWatch[*fleetv2beta1.Vehicle](api.List, api.Watch, client, tweakListOptions)
 	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*fleetv2beta1.Vehicle]{
 		Name:         "vehicles.v2beta1.fleet.example.dev",
 		ResyncPeriod: resyncPeriod,

@@ -19,7 +19,6 @@ limitations under the License.
 package v1
 
 import (
-	context "context"
 	time "time"
 
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
@@ -27,8 +26,6 @@ import (
 	listersshopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
 	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	watch "k8s.io/apimachinery/pkg/watch"
 )
 
 // WidgetInformer gives access to the factory's shared informer of Widgets and to its lister.
@@ -61,22 +58,7 @@ func NewWidgetInformer(client versioned.Interface, namespace string, resyncPerio
 // whose lists and watches tweakListOptions may change, with every index of Widget.
 func NewFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*shopv1.Widget] {
 	api := client.ShopV1().Widgets(namespace)
-	tweak := func(options *metav1.ListOptions) {
-		if tweakListOptions != nil {
-			tweakListOptions(options)
-		}
-	}
-	lw := cache.NewListWatch[*shopv1.Widget](
-		func(ctx context.Context, options metav1.ListOptions) (*shopv1.WidgetList, error) {
-			tweak(&options)
-			return api.List(ctx, options)
-		},
-		func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			tweak(&options)
-			return api.Watch(ctx, options)
-		},
-		client,
-	)
+	lw := informers.NewListWatch[*shopv1.Widget](api.List, api.Watch, client, tweakListOptions)
 	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*shopv1.Widget]{
 		Name:         "widgets.v1.shop.example.dev",
 		ResyncPeriod: resyncPeriod,

@@ -19,7 +19,6 @@ limitations under the License.
 package v1alpha1
 
 import (
-	context "context"
 	time "time"
 
 	shopv1alpha1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1alpha1"
@@ -27,8 +26,6 @@ import (
 	listersshopv1alpha1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1alpha1"
 	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	watch "k8s.io/apimachinery/pkg/watch"
 )
 
 // WidgetInformer gives access to the factory's shared informer of Widgets and to its lister.
@@ -61,22 +58,7 @@ func NewWidgetInformer(client versioned.Interface, namespace string, resyncPerio
 // whose lists and watches tweakListOptions may change, with every index of Widget.
 func NewFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*shopv1alpha1.Widget] {
 	api := client.ShopV1alpha1().Widgets(namespace)
-	tweak := func(options *v1.ListOptions) {
-		if tweakListOptions != nil {
-			tweakListOptions(options)
-		}
-	}
-	lw := cache.NewListWatch[*shopv1alpha1.Widget](
-		func(ctx context.Context, options v1.ListOptions) (*shopv1alpha1.WidgetList, error) {
-			tweak(&options)
-			return api.List(ctx, options)
-		},
-		func(ctx context.Context, options v1.ListOptions) (watch.Interface, error) {
-			tweak(&options)
-			return api.Watch(ctx, options)
-		},
-		client,
-	)
+	lw := informers.NewListWatch[*shopv1alpha1.Widget](api.List, api.Watch, client, tweakListOptions)
 	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*shopv1alpha1.Widget]{
 		Name:         "widgets.v1alpha1.shop.example.dev",
 		ResyncPeriod: resyncPeriod,

@@ -19,15 +19,12 @@ limitations under the License.
 package v1
 
 import (
-	context "context"
 	time "time"
 
 	listersappsv1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/apps/v1"
 	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 	appsv1 "k8s.io/api/apps/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	watch "k8s.io/apimachinery/pkg/watch"
 	kubernetes "k8s.io/client-go/kubernetes"
 )
 
@@ -61,22 +58,7 @@ func NewDeploymentInformer(client kubernetes.Interface, namespace string, resync
 // whose lists and watches tweakListOptions may change, with every index of Deployment.
 func NewFilteredDeploymentInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*appsv1.Deployment] {
 	api := client.AppsV1().Deployments(namespace)
-	tweak := func(options *metav1.ListOptions) {
-		if tweakListOptions != nil {
-			tweakListOptions(options)
-		}
-	}
-	lw := cache.NewListWatch[*appsv1.Deployment](
-		func(ctx context.Context, options metav1.ListOptions) (*appsv1.DeploymentList, error) {
-			tweak(&options)
-			return api.List(ctx, options)
-		},
-		func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			tweak(&options)
-			return api.Watch(ctx, options)
-		},
-		client,
-	)
+	lw := informers.NewListWatch[*appsv1.Deployment](api.List, api.Watch, client, tweakListOptions)
 	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*appsv1.Deployment]{
 		Name:         "deployments.v1.apps",
 		ResyncPeriod: resyncPeriod,

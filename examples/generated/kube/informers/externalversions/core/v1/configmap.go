@@ -19,15 +19,12 @@ limitations under the License.
 package v1
 
 import (
-	context "context"
 	time "time"
 
 	listerscorev1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	watch "k8s.io/apimachinery/pkg/watch"
 	kubernetes "k8s.io/client-go/kubernetes"
 )
 
@@ -61,22 +58,7 @@ func NewConfigMapInformer(client kubernetes.Interface, namespace string, resyncP
 // whose lists and watches tweakListOptions may change, with every index of ConfigMap.
 func NewFilteredConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*corev1.ConfigMap] {
 	api := client.CoreV1().ConfigMaps(namespace)
-	tweak := func(options *metav1.ListOptions) {
-		if tweakListOptions != nil {
-			tweakListOptions(options)
-		}
-	}
-	lw := cache.NewListWatch[*corev1.ConfigMap](
-		func(ctx context.Context, options metav1.ListOptions) (*corev1.ConfigMapList, error) {
-			tweak(&options)
-			return api.List(ctx, options)
-		},
-		func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			tweak(&options)
-			return api.Watch(ctx, options)
-		},
-		client,
-	)
+	lw := informers.NewListWatch[*corev1.ConfigMap](api.List, api.Watch, client, tweakListOptions)
 	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*corev1.ConfigMap]{
 		Name:         "configmaps.v1.core",
 		ResyncPeriod: resyncPeriod,

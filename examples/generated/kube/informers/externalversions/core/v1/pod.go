@@ -19,15 +19,12 @@ limitations under the License.
 package v1
 
 import (
-	context "context"
 	time "time"
 
 	listerscorev1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	watch "k8s.io/apimachinery/pkg/watch"
 	kubernetes "k8s.io/client-go/kubernetes"
 )
 
@@ -61,22 +58,7 @@ func NewPodInformer(client kubernetes.Interface, namespace string, resyncPeriod 
 // whose lists and watches tweakListOptions may change, with every index of Pod.
 func NewFilteredPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*corev1.Pod] {
 	api := client.CoreV1().Pods(namespace)
-	tweak := func(options *metav1.ListOptions) {
-		if tweakListOptions != nil {
-			tweakListOptions(options)
-		}
-	}
-	lw := cache.NewListWatch[*corev1.Pod](
-		func(ctx context.Context, options metav1.ListOptions) (*corev1.PodList, error) {
-			tweak(&options)
-			return api.List(ctx, options)
-		},
-		func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			tweak(&options)
-			return api.Watch(ctx, options)
-		},
-		client,
-	)
+	lw := informers.NewListWatch[*corev1.Pod](api.List, api.Watch, client, tweakListOptions)
 	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*corev1.Pod]{
 		Name:         "pods.v1.core",
 		ResyncPeriod: resyncPeriod,

@@ -3,7 +3,6 @@
 package v1
 
 import (
-	context "context"
 	time "time"
 
 	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
@@ -11,8 +10,6 @@ import (
 	listerstoysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/listers/toys/v1"
 	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	watch "k8s.io/apimachinery/pkg/watch"
 )
 
 // BoxInformer gives access to the factory's shared informer of Boxes and to its lister.
@@ -45,22 +42,7 @@ func NewBoxInformer(client clientset.Interface, resyncPeriod time.Duration) *cac
 // whose lists and watches tweakListOptions may change, with every index of Box.
 func NewFilteredBoxInformer(client clientset.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*toysv1.Box] {
 	api := client.ToysV1().Boxes()
-	tweak := func(options *metav1.ListOptions) {
-		if tweakListOptions != nil {
-			tweakListOptions(options)
-		}
-	}
-	lw := cache.NewListWatch[*toysv1.Box](
-		func(ctx context.Context, options metav1.ListOptions) (*toysv1.BoxList, error) {
-			tweak(&options)
-			return api.List(ctx, options)
-		},
-		func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			tweak(&options)
-			return api.Watch(ctx, options)
-		},
-		client,
-	)
+	lw := informers.NewListWatch[*toysv1.Box](api.List, api.Watch, client, tweakListOptions)
 	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*toysv1.Box]{
 		Name:         "boxes.v1.toys",
 		ResyncPeriod: resyncPeriod,

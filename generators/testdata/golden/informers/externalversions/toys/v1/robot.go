@@ -3,7 +3,6 @@
 package v1
 
 import (
-	context "context"
 	time "time"
 
 	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
@@ -11,8 +10,6 @@ import (
 	listerstoysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/listers/toys/v1"
 	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	watch "k8s.io/apimachinery/pkg/watch"
 )
 
 // RobotInformer gives access to the factory's shared informer of Robots and to its lister.
@@ -45,22 +42,7 @@ func NewRobotInformer(client clientset.Interface, namespace string, resyncPeriod
 // whose lists and watches tweakListOptions may change, with every index of Robot.
 func NewFilteredRobotInformer(client clientset.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*toysv1.Robot] {
 	api := client.ToysV1().Robots(namespace)
-	tweak := func(options *metav1.ListOptions) {
-		if tweakListOptions != nil {
-			tweakListOptions(options)
-		}
-	}
-	lw := cache.NewListWatch[*toysv1.Robot](
-		func(ctx context.Context, options metav1.ListOptions) (*toysv1.RobotList, error) {
-			tweak(&options)
-			return api.List(ctx, options)
-		},
-		func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			tweak(&options)
-			return api.Watch(ctx, options)
-		},
-		client,
-	)
+	lw := informers.NewListWatch[*toysv1.Robot](api.List, api.Watch, client, tweakListOptions)
 	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*toysv1.Robot]{
 		Name:         "robots.v1.toys",
 		ResyncPeriod: resyncPeriod,
