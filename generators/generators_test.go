@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/packages"
+	"k8s.io/gengo/v2/types"
 
 	"github.com/informer-gen-plus/informer-gen-plus/generators/output"
 )
@@ -132,5 +133,78 @@ func TestBadMarkersFailTheRunAndWriteNothing(t *testing.T) {
 	got, readErr := os.ReadFile(keep)
 	if readErr != nil || !bytes.Equal(got, previous) {
 		t.Errorf("a failed run changed %s: %q, %v", keep, got, readErr)
+	}
+}
+
+// Package-level markers name a type that must exist and have an informer,
+// and their fields are checked against it.
+func TestBadPackageLevelMarkers(t *testing.T) {
+	err := Run(args(t.TempDir(), testdata+"/apis/badfor"))
+	if err == nil {
+		t.Fatal("Run succeeded on bad package-level markers")
+	}
+	file := filepath.Join("testdata", "apis", "badfor", "doc.go")
+	for _, want := range []string{
+		file + `:3: +index(for: "k8s.io/api/core/v1.Podd", name: byNode, field: spec.nodeName): type Podd not found in package k8s.io/api/core/v1`,
+		file + `:4: +index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeNam): field spec.nodeNam: spec has no field "nodeNam"; did you mean spec.nodeName?`,
+		file + `:5: +index(for: "k8s.io/api/core/v1.PodSpec", name: byNode, field: nodeName): type k8s.io/api/core/v1.PodSpec has no +genclient with the list and watch verbs`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not report\n  %s\ngot:\n%v", want, err)
+		}
+	}
+}
+
+// --verify-only writes nothing, and fails naming each missing, differing and
+// stale file; after a real run it passes.
+func TestVerifyOnly(t *testing.T) {
+	dir := t.TempDir()
+	verify := args(dir, toysInput)
+	verify.VerifyOnly = true
+	err := Run(verify)
+	if err == nil || !strings.Contains(err.Error(), "missing: listers/toys/v1/robot.go") {
+		t.Fatalf("verify of an empty tree = %v, want the missing files named", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("--verify-only wrote %d entries", len(entries))
+	}
+	if err := Run(args(dir, toysInput)); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(verify); err != nil {
+		t.Fatalf("verify after a run: %v", err)
+	}
+	robot := filepath.Join(dir, "listers", "toys", "v1", "robot.go")
+	if err := os.WriteFile(robot, []byte("// edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(verify); err == nil || !strings.Contains(err.Error(), "differs: listers/toys/v1/robot.go") {
+		t.Fatalf("verify of an edited file = %v", err)
+	}
+}
+
+// Plurals come from gengo's plural namer, with --plural-exceptions on top.
+func TestPlurals(t *testing.T) {
+	for _, tc := range []struct {
+		kind, want string
+		exceptions []string
+	}{
+		{"Policy", "Policies", nil},
+		{"Endpoints", "Endpoints", nil},
+		{"Status", "Statuses", nil},
+		{"Leaf", "Leaves", nil},
+		{"Leaf", "Leafs", []string{"Leaf:Leafs"}},
+	} {
+		plurals, err := Args{PluralExceptions: tc.exceptions}.pluralExceptions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := NameSystems(plurals)["publicPlural"].Name(&types.Type{Name: types.Name{Name: tc.kind}, Kind: types.Struct})
+		if got != tc.want {
+			t.Errorf("plural of %s (exceptions %v) = %s, want %s", tc.kind, tc.exceptions, got, tc.want)
+		}
+	}
+	if _, err := (Args{PluralExceptions: []string{"Leaf"}}).pluralExceptions(); err == nil {
+		t.Error("a malformed plural exception was accepted")
 	}
 }
