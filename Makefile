@@ -24,9 +24,11 @@ all: build
 build:
 	$(GO) build ./...
 
-## vet: run go vet over the module.
+## vet: run go vet over the module and check that every Go file is gofmt'ed.
 vet:
 	$(GO) vet ./...
+	@unformatted=$$(gofmt -l $$(git ls-files '*.go')); \
+	if [ -n "$$unformatted" ]; then echo "not gofmt'ed:"; echo "$$unformatted"; exit 1; fi
 
 ## generate: regenerate the checked-in generated code of examples/
 ## (deepcopy and clientset with the generators pinned by go.mod's tool lines,
