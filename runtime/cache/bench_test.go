@@ -45,6 +45,18 @@ func newOurs() *cache.ThreadSafeStore[pod] { return newOursWith(allIndexes...) }
 
 // newOursWith returns our store with the named indexes only.
 func newOursWith(names ...string) *cache.ThreadSafeStore[pod] {
+	s := cache.NewThreadSafeStore(oursIndexers(names...))
+	if slices.Contains(names, appIndex) {
+		if err := s.AddLabelIndex(appIndex, "app"); err != nil {
+			panic(err)
+		}
+	}
+	return s
+}
+
+// oursIndexers returns our index functions for the named indexes; the app
+// index is a label index (AddLabelIndex), not a function, and is left out.
+func oursIndexers(names ...string) cache.Indexers[pod] {
 	indexers := cache.Indexers[pod]{}
 	for _, name := range names {
 		switch name {
@@ -54,13 +66,7 @@ func newOursWith(names ...string) *cache.ThreadSafeStore[pod] {
 			indexers[nodeIndex] = func(p pod) []string { return []string{p.Spec.NodeName} }
 		}
 	}
-	s := cache.NewThreadSafeStore(indexers)
-	if slices.Contains(names, appIndex) {
-		if err := s.AddLabelIndex(appIndex, "app"); err != nil {
-			panic(err)
-		}
-	}
-	return s
+	return indexers
 }
 
 // newClientGo returns client-go's store with all three indexes: the store a
@@ -69,6 +75,11 @@ func newClientGo() clientcache.Indexer { return newClientGoWith(allIndexes...) }
 
 // newClientGoWith returns client-go's store with the named indexes only.
 func newClientGoWith(names ...string) clientcache.Indexer {
+	return clientcache.NewIndexer(clientcache.DeletionHandlingMetaNamespaceKeyFunc, clientGoIndexers(names...))
+}
+
+// clientGoIndexers returns client-go's index functions for the named indexes.
+func clientGoIndexers(names ...string) clientcache.Indexers {
 	indexers := clientcache.Indexers{}
 	for _, name := range names {
 		switch name {
@@ -87,7 +98,7 @@ func newClientGoWith(names ...string) clientcache.Indexer {
 			}
 		}
 	}
-	return clientcache.NewIndexer(clientcache.DeletionHandlingMetaNamespaceKeyFunc, indexers)
+	return indexers
 }
 
 // fixture is the data every benchmark shares, built once per process.

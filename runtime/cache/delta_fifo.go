@@ -65,15 +65,17 @@ type DeltaFIFOOptions[T any] struct {
 // delivers a delete for an object the consumer never held): the consumer never
 // saw that object, so there is nothing to undo.
 type DeltaFIFO[T Object] struct {
-	mu       sync.Mutex
-	items    map[ObjectName]Deltas[T]
-	queue    []ObjectName // keys in line; queue[head:] are pending
-	head     int
-	popMu    sync.Mutex // serialises consumers
-	notEmpty chan struct{}
-	notFull  chan struct{}
-	closed   chan struct{}
-	isClosed bool
+	mu    sync.Mutex
+	items map[ObjectName]Deltas[T]
+	// itemsPeak is the largest len(items) since items was last allocated.
+	itemsPeak int
+	queue     []ObjectName // keys in line; queue[head:] are pending
+	head      int
+	popMu     sync.Mutex // serialises consumers
+	notEmpty  chan struct{}
+	notFull   chan struct{}
+	closed    chan struct{}
+	isClosed  bool
 
 	// populated is set once the first Replace has completed, or by an Add,
 	// Update or Delete before it. initialKeys are the keys that were queued
@@ -194,9 +196,14 @@ func (f *DeltaFIFO[T]) appendLocked(key ObjectName, d Delta[T]) {
 		return
 	}
 	f.items[key] = Deltas[T]{d}
+	f.itemsPeak = max(f.itemsPeak, len(f.items))
 	f.queue = append(f.queue, key)
 	signal(&f.notEmpty)
 }
+
+// releaseAbove is the size above which the queue's slice and map are
+// released, rather than kept for reuse, once they are empty.
+const releaseAbove = 1024
 
 // dedupDeltas collapses the last two deltas into one when both are deletes.
 func dedupDeltas[T any](deltas Deltas[T]) Deltas[T] {
@@ -277,12 +284,12 @@ func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 			f.checkSyncedLocked()
 		}()
 		for _, key := range f.queue[f.head:] {
-			f.initialKeys[key] = struct{}{}
+			f.markInitialLocked(key)
 		}
 	}
 	queue := func(key ObjectName, d Delta[T]) {
 		if first {
-			f.initialKeys[key] = struct{}{}
+			f.markInitialLocked(key)
 		}
 		f.appendLocked(key, d)
 	}
@@ -319,6 +326,14 @@ func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 	}
 	f.populated = true
 	return nil
+}
+
+// markInitialLocked records key as part of the first list.
+func (f *DeltaFIFO[T]) markInitialLocked(key ObjectName) {
+	if f.initialKeys == nil {
+		f.initialKeys = map[ObjectName]struct{}{}
+	}
+	f.initialKeys[key] = struct{}{}
 }
 
 // lastStateLocked returns the newest state of a key missing from a relist,
@@ -390,13 +405,20 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) error
 	f.head++
 	if f.head == len(f.queue) {
 		f.queue, f.head = f.queue[:0], 0
-	} else if f.head > 1024 && f.head > len(f.queue)/2 {
+		if cap(f.queue) > releaseAbove {
+			f.queue = nil
+		}
+	} else if f.head > releaseAbove && f.head > len(f.queue)/2 {
 		n := copy(f.queue, f.queue[f.head:])
 		clear(f.queue[n:])
 		f.queue, f.head = f.queue[:n], 0
 	}
 	deltas := f.items[key]
 	delete(f.items, key)
+	if len(f.items) == 0 && f.itemsPeak > releaseAbove {
+		// Go maps never shrink: drop the one a burst (the initial list) grew.
+		f.items, f.itemsPeak = map[ObjectName]Deltas[T]{}, 0
+	}
 	signal(&f.notFull)
 	isInInitialList := !f.hasSyncedLocked()
 
@@ -422,6 +444,9 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) error
 		return err
 	}
 	delete(f.initialKeys, key)
+	if len(f.initialKeys) == 0 && !f.replacing {
+		f.initialKeys = nil // the first list is done: release its keys
+	}
 	f.checkSyncedLocked()
 	return nil
 }

@@ -1,0 +1,494 @@
+//go:build unix
+
+package cache_test
+
+// Benchmarks of the whole informer pipeline, ours (cache.SharedIndexInformer)
+// next to client-go's (tools/cache.NewSharedIndexInformer, in client-go
+// v0.37's default configuration: RealFIFO with atomic replace and batched
+// pops), on the same scripted list and watch in the same run:
+//
+//   - BenchmarkInformerSync: from Run until the informer has synced and one
+//     handler has received (and its registration reports) all 100,000 adds.
+//   - BenchmarkInformerUpdates: 200,000 MODIFIED watch events pushed as fast
+//     as the watcher accepts them, until the handler has seen them all.
+//   - BenchmarkInformerMemory: the heap a synced informer keeps, with and
+//     without a transform that drops managedFields.
+//
+// Both informers carry the indexes of the store benchmarks (bench_test.go)
+// and list through client-go's own reflector, which opts out of watch-list
+// streaming because the ListerWatcher's client says it does not support it.
+// Each iteration of Sync and Memory is one full sync, and each iteration of
+// Updates is 200,000 events, so b.N stays small whatever -benchtime says.
+// The file builds on unix only: it reads the process's CPU time with
+// getrusage.
+//
+// See docs/benchmarks.md for the command, the results and their reading.
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	clientcache "k8s.io/client-go/tools/cache"
+
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+)
+
+// updateEvents is the number of watch events one iteration of
+// BenchmarkInformerUpdates pushes: two rounds over the 100,000 pods.
+const updateEvents = 200_000
+
+// listRV is the resourceVersion of the scripted list: above every pod's,
+// below every update's.
+const listRV = "50000000"
+
+// noWatchList is the client handed to both ListerWatchers: it says it does not
+// support watch-list streaming, so both reflectors list, then watch.
+type noWatchList struct{}
+
+func (noWatchList) IsWatchListSemanticsUnSupported() bool { return true }
+
+// script is what the server says to one informer run: list returns the
+// response to LIST, and the only WATCH gets watcher, which the benchmark
+// drives.
+type script struct {
+	list    func() *corev1.PodList
+	watcher *watch.FakeWatcher
+	watches atomic.Int32
+}
+
+func newScript(list func() *corev1.PodList) *script {
+	return &script{list: list, watcher: watch.NewFakeWithChanSize(int(watch.DefaultChanSize), false)}
+}
+
+func (s *script) listPods(context.Context, metav1.ListOptions) (*corev1.PodList, error) {
+	return s.list(), nil
+}
+
+func (s *script) watchPods(context.Context, metav1.ListOptions) (watch.Interface, error) {
+	if s.watches.Add(1) > 1 {
+		return nil, errors.New("benchmark script: one watch per run")
+	}
+	return s.watcher, nil
+}
+
+// counter is the benchmarks' handler: it counts adds and updates and signals
+// when a count reaches its target. Both informers call it from one goroutine.
+type counter struct {
+	adds, updates        atomic.Int64
+	addTarget, updTarget atomic.Int64
+	addsDone, updsDone   chan struct{}
+}
+
+func newCounter(adds int) *counter {
+	c := &counter{addsDone: make(chan struct{}, 1), updsDone: make(chan struct{}, 1)}
+	c.addTarget.Store(int64(adds))
+	return c
+}
+
+func (c *counter) add() {
+	if c.adds.Add(1) == c.addTarget.Load() {
+		c.addsDone <- struct{}{}
+	}
+}
+
+func (c *counter) update() {
+	if c.updates.Add(1) == c.updTarget.Load() {
+		c.updsDone <- struct{}{}
+	}
+}
+
+// informer is one informer, built and not started.
+type informer struct {
+	run    func(context.Context) // Run; returns once every goroutine it started has
+	synced func() bool           // the informer's and the handler registration's HasSynced
+}
+
+// builder builds an informer over s with the three indexes and c as its one
+// handler; dropManagedFields sets a transform that clears managedFields.
+type builder func(s *script, c *counter, dropManagedFields bool) informer
+
+func buildOurs(s *script, c *counter, dropManagedFields bool) informer {
+	lw := cache.NewListWatch[pod](s.listPods, s.watchPods, noWatchList{})
+	inf := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[pod]{
+		Indexers: oursIndexers(allIndexes...),
+	})
+	if err := inf.GetIndexer().AddLabelIndex(appIndex, "app"); err != nil {
+		panic(err)
+	}
+	if dropManagedFields {
+		if err := inf.SetTransform(cache.DropManagedFields[pod]); err != nil {
+			panic(err)
+		}
+	}
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[pod]{
+		AddFunc: func(p pod, _ bool) {
+			if p != nil {
+				c.add()
+			}
+		},
+		UpdateFunc: func(_, p pod) {
+			if p != nil {
+				c.update()
+			}
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	return informer{
+		run:    inf.Run,
+		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
+	}
+}
+
+func buildClientGo(s *script, c *counter, dropManagedFields bool) informer {
+	lw := clientcache.ToListWatcherWithWatchListSemantics(&clientcache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (k8sruntime.Object, error) {
+			return s.listPods(ctx, opts)
+		},
+		WatchFuncWithContext: s.watchPods,
+	}, noWatchList{})
+	inf := clientcache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, clientGoIndexers(allIndexes...))
+	if dropManagedFields {
+		err := inf.SetTransform(func(obj any) (any, error) {
+			if m, ok := obj.(metav1.Object); ok {
+				m.SetManagedFields(nil)
+			}
+			return obj, nil
+		})
+		if err != nil {
+			panic(err)
+		}
+	}
+	reg, err := inf.AddEventHandler(clientcache.ResourceEventHandlerDetailedFuncs{
+		AddFunc: func(obj any, _ bool) {
+			if obj.(pod) != nil {
+				c.add()
+			}
+		},
+		UpdateFunc: func(_, obj any) {
+			if obj.(pod) != nil {
+				c.update()
+			}
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	return informer{
+		run:    inf.RunWithContext,
+		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
+	}
+}
+
+var builders = []struct {
+	name  string
+	build builder
+}{
+	{"ours", buildOurs},
+	{"clientgo", buildClientGo},
+}
+
+// running is a started informer.
+type running struct {
+	cancel  context.CancelFunc
+	stopped chan struct{}
+}
+
+func start(inf informer) *running {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{cancel: cancel, stopped: make(chan struct{})}
+	go func() {
+		defer close(r.stopped)
+		inf.run(ctx)
+	}()
+	return r
+}
+
+// stop stops the informer and waits until Run has returned.
+func (r *running) stop() {
+	r.cancel()
+	<-r.stopped
+}
+
+// waitSynced waits until the handler has received every add of the initial
+// list and both HasSynced report true.
+func waitSynced(inf informer, c *counter) {
+	<-c.addsDone
+	for !inf.synced() {
+		time.Sleep(10 * time.Microsecond)
+	}
+}
+
+var (
+	podListOnce sync.Once
+	podList     *corev1.PodList
+)
+
+// getPodList returns the scripted LIST response: the fixture's pods, built
+// once. Both reflectors copy every item (meta.ExtractListWithAlloc), so the
+// list is never changed.
+func getPodList(b *testing.B) *corev1.PodList {
+	f := getFixture(b)
+	podListOnce.Do(func() {
+		podList = &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: listRV}}
+		podList.Items = make([]corev1.Pod, len(f.pods))
+		for i, p := range f.pods {
+			podList.Items[i] = *p
+		}
+	})
+	return podList
+}
+
+// sample is what a timed section is measured by besides wall time: the
+// runtime's allocation counters and the CPU time of the process (every
+// goroutine, the runtime's included).
+type sample struct {
+	mem runtime.MemStats
+	cpu time.Duration
+}
+
+func (s *sample) read() {
+	runtime.ReadMemStats(&s.mem)
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		panic(err)
+	}
+	s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// totals sums the differences of samples over a benchmark's timed sections.
+type totals struct {
+	mallocs, bytes, gcs uint64
+	cpu                 time.Duration
+}
+
+func (t *totals) add(before, after *sample) {
+	t.mallocs += after.mem.Mallocs - before.mem.Mallocs
+	t.bytes += after.mem.TotalAlloc - before.mem.TotalAlloc
+	t.gcs += uint64(after.mem.NumGC - before.mem.NumGC)
+	t.cpu += after.cpu - before.cpu
+}
+
+// BenchmarkInformerSync measures an informer's initial sync of 100,000 pods:
+// one iteration is Run until the informer's HasSynced, the registration's
+// HasSynced and the handler's 100,000th add. Reported per pod: ns/obj (wall
+// time), cpu-ns/obj (CPU time of the whole process, from getrusage),
+// allocs/obj, allocB/obj (bytes allocated); gcs/op counts the collections
+// that ran during the timed sections. Every timed section starts after a full
+// collection.
+func BenchmarkInformerSync(b *testing.B) {
+	for _, bl := range builders {
+		b.Run(bl.name, func(b *testing.B) {
+			list := getPodList(b)
+			n := len(list.Items)
+			var sum totals
+			for b.Loop() {
+				b.StopTimer()
+				c := newCounter(n)
+				inf := bl.build(newScript(func() *corev1.PodList { return list }), c, false)
+				runtime.GC()
+				var before, after sample
+				before.read()
+				b.StartTimer()
+				r := start(inf)
+				waitSynced(inf, c)
+				b.StopTimer()
+				after.read()
+				sum.add(&before, &after)
+				r.stop()
+				b.StartTimer()
+			}
+			objs := float64(b.N) * float64(n)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/objs, "ns/obj")
+			b.ReportMetric(float64(sum.cpu.Nanoseconds())/objs, "cpu-ns/obj")
+			b.ReportMetric(float64(sum.mallocs)/objs, "allocs/obj")
+			b.ReportMetric(float64(sum.bytes)/objs, "allocB/obj")
+			b.ReportMetric(float64(sum.gcs)/float64(b.N), "gcs/op")
+		})
+	}
+}
+
+// BenchmarkInformerUpdates measures the delivery of watch updates. A synced
+// informer (set up untimed) receives, per iteration, 200,000 MODIFIED events:
+// two rounds over the 100,000 cached pods, each event a fresh copy of its pod
+// with a higher resourceVersion than any before it; one event in ten
+// changes spec.nodeName (the first round moves the pod to the next node, the
+// second moves it back). The events are built untimed; a goroutine pushes them
+// into the watcher as fast as it accepts them (its channel holds
+// watch.DefaultChanSize events), and the iteration ends when the handler has
+// seen all 200,000 updates. Reported: events/s (wall time), cpu-ns/event (CPU
+// time of the whole process, the pushing goroutine included), allocs/event
+// and B/event (bytes allocated), gcs/op as in BenchmarkInformerSync.
+func BenchmarkInformerUpdates(b *testing.B) {
+	for _, bl := range builders {
+		b.Run(bl.name, func(b *testing.B) {
+			f := getFixture(b)
+			list := getPodList(b)
+			nextNode := map[string]string{}
+			for i, node := range f.nodes {
+				nextNode[node] = f.nodes[(i+1)%len(f.nodes)]
+			}
+			c := newCounter(len(list.Items))
+			s := newScript(func() *corev1.PodList { return list })
+			inf := bl.build(s, c, false)
+			r := start(inf)
+			defer r.stop()
+			waitSynced(inf, c)
+
+			rv := 60_000_000
+			events := make([]pod, 0, updateEvents)
+			var sum totals
+			for b.Loop() {
+				b.StopTimer()
+				clear(events)
+				events = events[:0]
+				for round := range updateEvents / len(f.pods) {
+					for i, p := range f.pods {
+						node := ""
+						if i%moveEvery == 0 && round%2 == 0 {
+							node = nextNode[p.Spec.NodeName]
+						} else if i%moveEvery == 0 {
+							node = p.Spec.NodeName
+						}
+						rv++
+						events = append(events, testpods.Updated(p, rv, node))
+					}
+				}
+				c.updTarget.Store(c.updates.Load() + int64(len(events)))
+				runtime.GC()
+				var before, after sample
+				before.read()
+				pushed := make(chan struct{})
+				b.StartTimer()
+				go func() {
+					defer close(pushed)
+					for _, e := range events {
+						s.watcher.Modify(e)
+					}
+				}()
+				<-c.updsDone
+				<-pushed
+				b.StopTimer()
+				after.read()
+				sum.add(&before, &after)
+				b.StartTimer()
+			}
+			total := float64(b.N) * updateEvents
+			b.ReportMetric(total/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(sum.cpu.Nanoseconds())/total, "cpu-ns/event")
+			b.ReportMetric(float64(sum.mallocs)/total, "allocs/event")
+			b.ReportMetric(float64(sum.bytes)/total, "B/event")
+			b.ReportMetric(float64(sum.gcs)/float64(b.N), "gcs/op")
+		})
+	}
+}
+
+// BenchmarkInformerMemory measures the heap a synced informer keeps. One
+// iteration: full collection, read HeapAlloc, Run until synced and every add
+// delivered, full collection, read HeapAlloc again.
+//
+// Its LIST returns, on every call, items that own their managedFields (a
+// fresh deep copy of them) and share everything else with the fixture's pods;
+// the reflector then copies every item into a new corev1.Pod
+// (meta.ExtractListWithAlloc). So what a cached object holds on its own, as
+// far as the heap growth can see, is that Pod struct and its managedFields:
+// the rest of a pod (ten times more) is not counted, and the figures below
+// are the same as with fully decoded objects, except heapB/obj. Reported per
+// pod:
+//
+//   - heapB/obj: the growth of the live heap;
+//   - objB/obj: the part of it that is the objects: the bytes allocated to
+//     build 100,000 such objects (a Pod struct and, unless the transform
+//     drops them, the managedFields), which is what they keep;
+//   - overB/obj: heapB/obj minus objB/obj, what the informer keeps beyond its
+//     objects: store, indexes, queue and handler buffers.
+//
+// The -dropmf variants set a transform that clears managedFields: ours
+// cache.DropManagedFields, client-go an equivalent TransformFunc. ns/op is
+// mostly the two collections and means nothing.
+func BenchmarkInformerMemory(b *testing.B) {
+	for _, dropMF := range []bool{false, true} {
+		for _, bl := range builders {
+			name := bl.name
+			if dropMF {
+				name += "-dropmf"
+			}
+			b.Run(name, func(b *testing.B) {
+				f := getFixture(b)
+				own := objectBytes(f.pods, dropMF)
+				var grown uint64
+				for b.Loop() {
+					c := newCounter(len(f.pods))
+					inf := bl.build(newScript(func() *corev1.PodList { return ownManagedFields(f.pods) }), c, dropMF)
+					var before, after runtime.MemStats
+					runtime.GC()
+					runtime.ReadMemStats(&before)
+					r := start(inf)
+					waitSynced(inf, c)
+					runtime.GC()
+					runtime.ReadMemStats(&after)
+					grown += after.HeapAlloc - before.HeapAlloc
+					r.stop()
+				}
+				perObj := float64(grown) / (float64(b.N) * float64(len(f.pods)))
+				b.ReportMetric(perObj, "heapB/obj")
+				b.ReportMetric(own, "objB/obj")
+				b.ReportMetric(perObj-own, "overB/obj")
+			})
+		}
+	}
+}
+
+// ownManagedFields returns a LIST response of the pods, each item with a
+// fresh deep copy of its managedFields.
+func ownManagedFields(pods []pod) *corev1.PodList {
+	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: listRV}}
+	list.Items = make([]corev1.Pod, len(pods))
+	for i, p := range pods {
+		list.Items[i] = *p
+		list.Items[i].ManagedFields = copyManagedFields(p.ManagedFields)
+	}
+	return list
+}
+
+func copyManagedFields(in []metav1.ManagedFieldsEntry) []metav1.ManagedFieldsEntry {
+	out := make([]metav1.ManagedFieldsEntry, len(in))
+	for i := range in {
+		in[i].DeepCopyInto(&out[i])
+	}
+	return out
+}
+
+// objectBytes returns the bytes, per pod, allocated to build what a cached
+// object of BenchmarkInformerMemory owns: a new Pod struct and, unless
+// dropMF, a deep copy of its managedFields. Nothing else allocates meanwhile
+// and nothing built is temporary, so this is what the objects keep.
+func objectBytes(pods []pod, dropMF bool) float64 {
+	objs := make([]pod, len(pods))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i, p := range pods {
+		c := new(corev1.Pod)
+		*c = *p
+		c.ManagedFields = nil
+		if !dropMF {
+			c.ManagedFields = copyManagedFields(p.ManagedFields)
+		}
+		objs[i] = c
+	}
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(objs)
+	return float64(after.TotalAlloc-before.TotalAlloc) / float64(len(pods))
+}
