@@ -293,15 +293,9 @@ func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 		}
 		f.appendLocked(key, d)
 	}
-	inList := make(map[ObjectName]struct{}, len(list))
-	for _, obj := range list {
-		key := KeyOf(obj)
-		inList[key] = struct{}{}
-		if err := f.waitForRoomLocked(ctx, key); err != nil {
-			return err
-		}
-		queue(key, Delta[T]{Type: Replaced, Object: obj})
-	}
+	// The keys that may need a tombstone are those queued, being processed
+	// or known when the list arrives. Keys that other producers queue while
+	// Replace waits for room are newer than the list and are left alone.
 	var candidates []ObjectName
 	for key := range f.items {
 		candidates = append(candidates, key)
@@ -311,6 +305,26 @@ func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 	}
 	if f.opts.KnownObjects != nil {
 		candidates = append(candidates, f.opts.KnownObjects.ListKeys()...)
+	}
+	var inList map[ObjectName]struct{}
+	if len(candidates) > 0 {
+		inList = make(map[ObjectName]struct{}, len(list))
+	}
+	if len(f.items) == 0 && len(list) > releaseAbove {
+		f.items = make(map[ObjectName]Deltas[T], len(list))
+	}
+	if first && f.initialKeys == nil {
+		f.initialKeys = make(map[ObjectName]struct{}, len(list)+f.lenLocked())
+	}
+	for _, obj := range list {
+		key := KeyOf(obj)
+		if inList != nil {
+			inList[key] = struct{}{}
+		}
+		if err := f.waitForRoomLocked(ctx, key); err != nil {
+			return err
+		}
+		queue(key, Delta[T]{Type: Replaced, Object: obj})
 	}
 	for _, key := range candidates {
 		if _, listed := inList[key]; listed {
