@@ -253,10 +253,11 @@ func signal(ch *chan struct{}) {
 }
 
 // Replace records a full list of the objects that exist: every object of list
-// gets a Replaced delta (in list order), then every key that is queued, being
-// processed or known, but missing from list, gets one Deleted delta with
-// FinalStateUnknown set, carrying the newest queued state, else the known
-// state (semantics items 6-9). Replace takes ownership of list (the transform
+// gets a Replaced delta (in list order), then every key that was queued, being
+// processed or known when Replace started, but is missing from list, gets one
+// Deleted delta with FinalStateUnknown set, carrying the newest queued state,
+// else the known state (semantics items 6-9). A key that another producer
+// queues while Replace waits for room is newer than the list and gets none. Replace takes ownership of list (the transform
 // rewrites it in place).
 //
 // The first Replace defines the initial list that HasSynced waits for. When
