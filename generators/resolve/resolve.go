@@ -6,6 +6,7 @@ package resolve
 
 import (
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strings"
@@ -62,13 +63,14 @@ func Resolve(t *types.Type, p fieldpath.Path) (Path, error) {
 		if cur.Kind != types.Struct {
 			return Path{}, fmt.Errorf("%s is %s, not a struct: it has no field %q", describePath(done), describeType(cur), seg.Name)
 		}
-		chain, ok := fields(cur)[seg.Name]
+		byName := fields(cur)
+		f, ok := byName[seg.Name]
 		if !ok {
-			return Path{}, unknownField(cur, done, seg.Name)
+			return Path{}, unknownField(byName, done, seg.Name)
 		}
-		out.Steps = append(out.Steps, chain...)
+		out.Steps = append(out.Steps, f.steps...)
 		last := &out.Steps[len(out.Steps)-1]
-		field := derefNamed(chainType(cur, chain))
+		field := derefNamed(f.typ)
 		here := p[:i+1].String()
 		if seg.Each {
 			if field.Kind != types.Slice && field.Kind != types.Array {
@@ -100,13 +102,19 @@ func Resolve(t *types.Type, p fieldpath.Path) (Path, error) {
 	return out, nil
 }
 
+// field is a field reachable from a struct: the steps to it and its type.
+type field struct {
+	steps []Step
+	typ   *types.Type
+	depth int // how many inlined structs lie between the struct and it
+}
+
 // fields maps the JSON names of a struct's fields, including those promoted
 // from inlined embedded structs (shallower fields win, as in encoding/json),
 // to the steps that reach them.
-func fields(t *types.Type) map[string][]Step {
-	out := map[string][]Step{}
+func fields(t *types.Type) map[string]field {
+	out := map[string]field{}
 	var walk func(t *types.Type, prefix []Step, depth int)
-	depths := map[string]int{}
 	walk = func(t *types.Type, prefix []Step, depth int) {
 		for _, m := range t.Members {
 			name, inline, skip := jsonName(m)
@@ -125,8 +133,8 @@ func fields(t *types.Type) map[string][]Step {
 				name = m.Name
 				chain[len(chain)-1].JSONName = name
 			}
-			if d, seen := depths[name]; !seen || depth < d {
-				out[name], depths[name] = chain, depth
+			if f, seen := out[name]; !seen || depth < f.depth {
+				out[name] = field{steps: chain, typ: m.Type, depth: depth}
 			}
 		}
 	}
@@ -156,22 +164,6 @@ func jsonName(m types.Member) (name string, inline, skip bool) {
 		name = m.Name
 	}
 	return name, inline, false
-}
-
-// chainType returns the type of the field at the end of chain, starting at t.
-func chainType(t *types.Type, chain []Step) *types.Type {
-	cur := t
-	var ft *types.Type
-	for _, s := range chain {
-		for _, m := range derefNamed(cur).Members {
-			if m.Name == s.GoName {
-				ft = m.Type
-				break
-			}
-		}
-		cur = ft
-	}
-	return ft
 }
 
 // derefAlias follows named non-struct types to their underlying type.
@@ -234,13 +226,9 @@ func describeType(t *types.Type) string {
 	return strings.ToLower(string(t.Kind))
 }
 
-// unknownField reports a missing field with the closest valid path.
-func unknownField(t *types.Type, done, name string) error {
-	names := make([]string, 0)
-	for n := range fields(t) {
-		names = append(names, n)
-	}
-	slices.Sort(names)
+// unknownField reports a missing field with the closest of the valid ones.
+func unknownField(valid map[string]field, done, name string) error {
+	names := slices.Sorted(maps.Keys(valid))
 	msg := fmt.Sprintf("%s has no field %q", describePath(done), name)
 	if best := closest(name, names); best != "" {
 		suggestion := best
