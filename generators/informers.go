@@ -1,9 +1,6 @@
 package generators
 
 import (
-	"path"
-	"path/filepath"
-
 	"k8s.io/gengo/v2/generator"
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/types"
@@ -15,80 +12,51 @@ import (
 // factory.
 const RuntimeInformersPkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 
-// informerLayout says where the informer packages go.
-type informerLayout struct {
-	outputPkg, dir string // of the output as a whole
-	clientset      string // import path of the versioned clientset
-	header         []byte
-}
-
-func (l informerLayout) pkg(parts ...string) string {
-	return path.Join(append([]string{l.outputPkg, "informers", "externalversions"}, parts...)...)
-}
-
-func (l informerLayout) pkgDir(parts ...string) string {
-	return filepath.Join(append([]string{l.dir, "informers", "externalversions"}, parts...)...)
-}
-
-func (l informerLayout) target(name, pkg, dir string, gens ...generator.Generator) generator.Target {
-	return &generator.SimpleTarget{
-		PkgName:        name,
-		PkgPath:        pkg,
-		PkgDir:         dir,
-		HeaderComment:  l.header,
-		GeneratorsFunc: func(*generator.Context) []generator.Generator { return gens },
-	}
-}
-
-// informerKinds returns the kinds of v that get informers.
-func informerKinds(v *Version) []*Kind {
-	var out []*Kind
-	for _, k := range v.Kinds {
-		if k.Informer {
-			out = append(out, k)
-		}
-	}
-	return out
+// informersPath returns the path, below the output directory, of an informer
+// package: informers/externalversions, then parts.
+func informersPath(parts ...string) []string {
+	return append([]string{"informers", "externalversions"}, parts...)
 }
 
 // informerTargets lays out informers/externalversions: the factory, one
 // package per group and one per group version.
-func informerTargets(m *Model, l informerLayout) []generator.Target {
+func informerTargets(m *Model, l layout) []generator.Target {
 	var targets []generator.Target
 	var groups []*Group
 	for _, g := range m.Groups {
 		var versions []*Version
 		for _, v := range g.Versions {
-			kinds := informerKinds(v)
+			kinds := kindsWhere(v, func(k *Kind) bool { return k.Informer })
 			if len(kinds) == 0 {
 				continue
 			}
 			versions = append(versions, v)
-			pkg := l.pkg(g.PackageName, v.Name)
+			parts := informersPath(g.PackageName, v.Name)
+			pkg := l.pkg(parts...)
 			gens := []generator.Generator{newFileGenerator(pkg, "interface.go", templates.Version, versionArgs(l, v, kinds))}
 			for _, k := range kinds {
 				gens = append(gens, newFileGenerator(pkg, fileName(k), templates.Informer, informerArgs(l, k)))
 			}
-			targets = append(targets, l.target(v.Name, pkg, l.pkgDir(g.PackageName, v.Name), gens...))
+			targets = append(targets, l.target(v.Name, parts, gens...))
 		}
 		if len(versions) == 0 {
 			continue
 		}
 		groups = append(groups, g)
-		pkg := l.pkg(g.PackageName)
-		targets = append(targets, l.target(g.PackageName, pkg, l.pkgDir(g.PackageName),
-			newFileGenerator(pkg, "interface.go", templates.Group, groupArgs(l, g, versions))))
+		parts := informersPath(g.PackageName)
+		targets = append(targets, l.target(g.PackageName, parts,
+			newFileGenerator(l.pkg(parts...), "interface.go", templates.Group, groupArgs(l, g, versions))))
 	}
 	if len(groups) > 0 {
-		pkg := l.pkg()
-		targets = append(targets, l.target("externalversions", pkg, l.pkgDir(),
-			newFileGenerator(pkg, "factory.go", templates.Factory, factoryArgs(l, groups))))
+		parts := informersPath()
+		targets = append(targets, l.target("externalversions", parts,
+			newFileGenerator(l.pkg(parts...), "factory.go", templates.Factory, factoryArgs(l, groups))))
 	}
 	return targets
 }
 
 // common are the arguments every informer template uses.
-func (l informerLayout) common() generator.Args {
+func (l layout) common() generator.Args {
 	return generator.Args{
 		"factory":   types.Ref(RuntimeInformersPkg, "Factory"),
 		"clientset": types.Ref(l.clientset, "Interface"),
@@ -99,10 +67,10 @@ func (l informerLayout) common() generator.Args {
 // ("ShopV1").
 func groupVersionGoName(v *Version) string { return v.Group.GoName + namer.IC(v.Name) }
 
-func informerArgs(l informerLayout, k *Kind) func(*generator.Context) generator.Args {
+func informerArgs(l layout, k *Kind) func(*generator.Context) generator.Args {
 	return func(c *generator.Context) generator.Args {
 		t := k.Type
-		listers := path.Join(l.outputPkg, "listers", k.Version.Group.PackageName, k.Version.Name)
+		listers := l.pkg(listersPath(k.Version)...)
 		name := c.Namers["public"].Name(t)
 		return l.common().WithArgs(generator.Args{
 			"type":                   t,
@@ -129,7 +97,7 @@ type kindData struct {
 	Plural, Singular, Private string
 }
 
-func versionArgs(l informerLayout, v *Version, kinds []*Kind) func(*generator.Context) generator.Args {
+func versionArgs(l layout, v *Version, kinds []*Kind) func(*generator.Context) generator.Args {
 	return func(c *generator.Context) generator.Args {
 		var ks []kindData
 		for _, k := range kinds {
@@ -149,12 +117,12 @@ type packageData struct {
 	Method, Name, GoName, Interface, New string
 }
 
-func groupArgs(l informerLayout, g *Group, versions []*Version) func(*generator.Context) generator.Args {
+func groupArgs(l layout, g *Group, versions []*Version) func(*generator.Context) generator.Args {
 	return func(c *generator.Context) generator.Args {
 		raw := c.Namers["raw"]
 		var vs []packageData
 		for _, v := range versions {
-			pkg := l.pkg(g.PackageName, v.Name)
+			pkg := l.pkg(informersPath(g.PackageName, v.Name)...)
 			vs = append(vs, packageData{
 				Method:    namer.IC(v.Name),
 				Name:      groupDisplayName(g) + "/" + v.Name,
@@ -171,13 +139,13 @@ type resourceData struct {
 	GroupVersion, Resource, Accessor string
 }
 
-func factoryArgs(l informerLayout, groups []*Group) func(*generator.Context) generator.Args {
+func factoryArgs(l layout, groups []*Group) func(*generator.Context) generator.Args {
 	return func(c *generator.Context) generator.Args {
 		raw := c.Namers["raw"]
 		var gs []packageData
 		var resources []resourceData
 		for _, g := range groups {
-			pkg := l.pkg(g.PackageName)
+			pkg := l.pkg(informersPath(g.PackageName)...)
 			gs = append(gs, packageData{
 				GoName:    g.GoName,
 				Name:      groupDisplayName(g),
@@ -185,7 +153,7 @@ func factoryArgs(l informerLayout, groups []*Group) func(*generator.Context) gen
 				New:       raw.Name(types.Ref(pkg, "New")),
 			})
 			for _, v := range g.Versions {
-				for _, k := range informerKinds(v) {
+				for _, k := range kindsWhere(v, func(k *Kind) bool { return k.Informer }) {
 					resources = append(resources, resourceData{
 						GroupVersion: raw.Name(types.Ref(v.Package, "SchemeGroupVersion")),
 						Resource:     c.Namers["allLowercasePlural"].Name(k.Type),

@@ -104,9 +104,8 @@ func Generate(a Args) (*output.Files, error) {
 	defer os.RemoveAll(staging)
 	files := output.New(ownedDirs...)
 	c.FileTypes[generator.GoFileType] = files.GoFileType(staging)
-	targets := Targets(model, a.OutputPkg, staging, header)
-	targets = append(targets, informerTargets(model, informerLayout{outputPkg: a.OutputPkg, dir: staging, clientset: a.VersionedClientSetPackage, header: header})...)
-	if err := c.ExecuteTargets(targets); err != nil {
+	l := layout{outputPkg: a.OutputPkg, outputDir: staging, clientset: a.VersionedClientSetPackage, header: header}
+	if err := c.ExecuteTargets(append(listerTargets(model, l), informerTargets(model, l)...)); err != nil {
 		return nil, err
 	}
 	return files, nil
@@ -137,39 +136,38 @@ func Run(a Args) error {
 // there does it remove generated files it no longer generates.
 var ownedDirs = []string{"listers", "informers", "controllers"}
 
-// Targets lays out the generated packages under the output package: one
-// lister package per group version (listers/<group>/<version>).
-func Targets(m *Model, outputPkg, dir string, header []byte) []generator.Target {
-	var targets []generator.Target
-	for _, g := range m.Groups {
-		for _, v := range g.Versions {
-			var kinds []*Kind
-			for _, k := range v.Kinds {
-				if k.Lister {
-					kinds = append(kinds, k)
-				}
-			}
-			if len(kinds) == 0 {
-				continue
-			}
-			pkg := path.Join(outputPkg, "listers", g.PackageName, v.Name)
-			targets = append(targets, &generator.SimpleTarget{
-				PkgName:       v.Name,
-				PkgPath:       pkg,
-				PkgDir:        filepath.Join(dir, "listers", g.PackageName, v.Name),
-				HeaderComment: header,
-				PkgDocComment: []byte(fmt.Sprintf("// Package %s holds the listers and indexes of %s/%s.\n", v.Name, groupDisplayName(g), v.Name)),
-				GeneratorsFunc: func(*generator.Context) []generator.Generator {
-					var gens []generator.Generator
-					for _, k := range kinds {
-						gens = append(gens, newListerGenerator(pkg, k))
-					}
-					return gens
-				},
-			})
+// layout says where the generated packages go and what they share.
+type layout struct {
+	outputPkg, outputDir string // the output as a whole
+	clientset            string // import path of the versioned clientset
+	header               []byte // of every file
+}
+
+// pkg returns the import path of the package at parts below the output.
+func (l layout) pkg(parts ...string) string {
+	return path.Join(append([]string{l.outputPkg}, parts...)...)
+}
+
+// target returns the target of the package at parts below the output.
+func (l layout) target(name string, parts []string, gens ...generator.Generator) generator.Target {
+	return &generator.SimpleTarget{
+		PkgName:        name,
+		PkgPath:        l.pkg(parts...),
+		PkgDir:         filepath.Join(append([]string{l.outputDir}, parts...)...),
+		HeaderComment:  l.header,
+		GeneratorsFunc: func(*generator.Context) []generator.Generator { return gens },
+	}
+}
+
+// kindsWhere returns the kinds of v for which keep is true.
+func kindsWhere(v *Version, keep func(*Kind) bool) []*Kind {
+	var out []*Kind
+	for _, k := range v.Kinds {
+		if keep(k) {
+			out = append(out, k)
 		}
 	}
-	return targets
+	return out
 }
 
 func groupDisplayName(g *Group) string {
