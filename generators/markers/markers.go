@@ -21,6 +21,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"k8s.io/gengo/v2/codetags"
@@ -136,7 +137,7 @@ func Parse(pos token.Position, line string, packageLevel bool) (Marker, error) {
 			m.Name = arg.Value
 		case arg.Name == argFor:
 			m.For = arg.Value
-		case isSource(name):
+		case slices.Contains(sources, name):
 			if m.Source != "" {
 				return m, m.Errorf("has both %s and %s; an index takes its values from exactly one of %s", m.Source, name, sourceList())
 			}
@@ -168,15 +169,6 @@ func Parse(pos token.Position, line string, packageLevel bool) (Marker, error) {
 		}
 	}
 	return m, nil
-}
-
-func isSource(k SourceKind) bool {
-	for _, s := range sources {
-		if s == k {
-			return true
-		}
-	}
-	return false
 }
 
 func sourceList() string {
