@@ -426,6 +426,39 @@ func measureMemory(b *testing.B, fill func([]pod) any) {
 	b.ReportMetric(float64(mallocs)/objs, "allocs/obj")
 }
 
+// lookups runs lookup once per iteration, the i-th time with i, and sinks
+// the matches it counts, so that the compiler keeps the work.
+func lookups(b *testing.B, lookup func(i int) int) {
+	n := 0
+	for i := 0; b.Loop(); i++ {
+		n += lookup(i)
+	}
+	sink += n
+}
+
+// present counts the objects of list, reading each match once.
+func present(list []pod) int {
+	n := 0
+	for _, p := range list {
+		if p != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// presentAny is present for client-go's untyped results, with the type
+// assertion its users must make.
+func presentAny(list []any) int {
+	n := 0
+	for _, o := range list {
+		if o.(pod) != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // BenchmarkByIndex looks up the 100 pods of a node (all 1,000 nodes in turn).
 // Every form visits each match once without reading the object, so that the
 // numbers are the store's cost alone.
@@ -433,47 +466,29 @@ func BenchmarkByIndex(b *testing.B) {
 	b.Run("node", func(b *testing.B) {
 		b.Run("ours", func(b *testing.B) {
 			f := getFixture(b)
-			n := 0
-			i := 0
-			for b.Loop() {
+			lookups(b, func(i int) int {
 				list, _ := f.ours.ByIndex(nodeIndex, f.nodes[i%len(f.nodes)])
-				for _, p := range list {
-					if p != nil {
-						n++
-					}
-				}
-				i++
-			}
-			sink += n
+				return present(list)
+			})
 		})
 		b.Run("ours-visit", func(b *testing.B) {
 			f := getFixture(b)
-			n := 0
-			i := 0
-			for b.Loop() {
+			lookups(b, func(i int) int {
+				n := 0
 				for p := range f.ours.IndexedObjects(nodeIndex, "", f.nodes[i%len(f.nodes)]) {
 					if p != nil {
 						n++
 					}
 				}
-				i++
-			}
-			sink += n
+				return n
+			})
 		})
 		b.Run("clientgo", func(b *testing.B) {
 			f := getFixture(b)
-			n := 0
-			i := 0
-			for b.Loop() {
+			lookups(b, func(i int) int {
 				list, _ := f.clientgo.ByIndex(nodeIndex, f.nodes[i%len(f.nodes)])
-				for _, o := range list {
-					if o.(pod) != nil {
-						n++
-					}
-				}
-				i++
-			}
-			sink += n
+				return presentAny(list)
+			})
 		})
 	})
 }
@@ -513,80 +528,48 @@ func BenchmarkByIndexInNamespace(b *testing.B) {
 	}
 	for _, c := range cases {
 		b.Run(c.name, func(b *testing.B) {
-			b.Run("ours", func(b *testing.B) {
-				f := getFixture(b)
-				qs := c.queries(f)
-				n, i := 0, 0
-				for b.Loop() {
-					q := qs[i%len(qs)]
-					list, _ := f.ours.ByIndexInNamespace(c.index, q.ns, q.value)
-					for _, p := range list {
-						if p != nil {
-							n++
-						}
-					}
-					i++
-				}
-				sink += n
+			// run benchmarks one form of the lookup over every query in turn.
+			run := func(name string, lookup func(f *fixture, q query) int) {
+				b.Run(name, func(b *testing.B) {
+					f := getFixture(b)
+					qs := c.queries(f)
+					lookups(b, func(i int) int { return lookup(f, qs[i%len(qs)]) })
+				})
+			}
+			run("ours", func(f *fixture, q query) int {
+				list, _ := f.ours.ByIndexInNamespace(c.index, q.ns, q.value)
+				return present(list)
 			})
-			b.Run("ours-visit", func(b *testing.B) {
-				f := getFixture(b)
-				qs := c.queries(f)
-				n, i := 0, 0
-				for b.Loop() {
-					q := qs[i%len(qs)]
-					for p := range f.ours.IndexedObjects(c.index, q.ns, q.value) {
-						if p != nil {
-							n++
-						}
+			run("ours-visit", func(f *fixture, q query) int {
+				n := 0
+				for p := range f.ours.IndexedObjects(c.index, q.ns, q.value) {
+					if p != nil {
+						n++
 					}
-					i++
 				}
-				sink += n
+				return n
 			})
-			b.Run("clientgo-byvalue", func(b *testing.B) {
-				f := getFixture(b)
-				qs := c.queries(f)
-				n, i := 0, 0
-				for b.Loop() {
-					q := qs[i%len(qs)]
-					list, _ := f.clientgo.ByIndex(c.index, q.value)
-					var out []pod
-					for _, o := range list {
-						if p := o.(pod); p.Namespace == q.ns {
-							out = append(out, p)
-						}
+			// client-go's forms filter inline, as its users do, into the
+			// typed slice they need.
+			run("clientgo-byvalue", func(f *fixture, q query) int {
+				list, _ := f.clientgo.ByIndex(c.index, q.value)
+				var out []pod
+				for _, o := range list {
+					if p := o.(pod); p.Namespace == q.ns {
+						out = append(out, p)
 					}
-					for _, p := range out {
-						if p != nil {
-							n++
-						}
-					}
-					i++
 				}
-				sink += n
+				return present(out)
 			})
-			b.Run("clientgo-bynamespace", func(b *testing.B) {
-				f := getFixture(b)
-				qs := c.queries(f)
-				n, i := 0, 0
-				for b.Loop() {
-					q := qs[i%len(qs)]
-					list, _ := f.clientgo.ByIndex(nsIndex, q.ns)
-					var out []pod
-					for _, o := range list {
-						if p := o.(pod); c.has(p, q.value) {
-							out = append(out, p)
-						}
+			run("clientgo-bynamespace", func(f *fixture, q query) int {
+				list, _ := f.clientgo.ByIndex(nsIndex, q.ns)
+				var out []pod
+				for _, o := range list {
+					if p := o.(pod); c.has(p, q.value) {
+						out = append(out, p)
 					}
-					for _, p := range out {
-						if p != nil {
-							n++
-						}
-					}
-					i++
 				}
-				sink += n
+				return present(out)
 			})
 		})
 	}
@@ -599,75 +582,58 @@ func BenchmarkByIndexInNamespace(b *testing.B) {
 // The namespaced form lists X in one of its namespaces: 10 of the
 // namespace's 1,000 pods.
 func BenchmarkList(b *testing.B) {
-	selectors := func(f *fixture) []labels.Selector {
-		out := make([]labels.Selector, len(f.sharedApps))
-		for i, app := range f.sharedApps {
-			out[i] = labels.SelectorFromSet(labels.Set{"app": app})
-		}
-		return out
+	// run benchmarks one form of the list over every shared app in turn,
+	// with app=X as selector and one namespace X is in; setup builds the
+	// form (and its lister) once, outside the timed loop.
+	type listFunc func(sel labels.Selector, ns string) int
+	run := func(b *testing.B, name string, setup func(f *fixture) listFunc) {
+		b.Run(name, func(b *testing.B) {
+			f := getFixture(b)
+			sels := make([]labels.Selector, len(f.sharedApps))
+			for i, app := range f.sharedApps {
+				sels[i] = labels.SelectorFromSet(labels.Set{"app": app})
+			}
+			list := setup(f)
+			lookups(b, func(i int) int {
+				k := i % len(sels)
+				return list(sels[k], f.sharedNS[k])
+			})
+		})
 	}
+	ours := func(f *fixture) cache.Lister[pod] { return cache.NewLister[pod](f.ours, corev1.Resource("pods")) }
 	b.Run("selector", func(b *testing.B) {
-		b.Run("ours-select", func(b *testing.B) {
-			f := getFixture(b)
-			sels := selectors(f)
-			n, i := 0, 0
-			for b.Loop() {
-				n += len(f.ours.Select("", sels[i%len(sels)]))
-				i++
-			}
-			sink += n
+		run(b, "ours-select", func(f *fixture) listFunc {
+			return func(sel labels.Selector, _ string) int { return len(f.ours.Select("", sel)) }
 		})
-		b.Run("ours", func(b *testing.B) {
-			f := getFixture(b)
-			sels := selectors(f)
-			lister := cache.NewLister[pod](f.ours, corev1.Resource("pods"))
-			n, i := 0, 0
-			for b.Loop() {
-				list, _ := lister.List(sels[i%len(sels)])
-				n += len(list)
-				i++
+		run(b, "ours", func(f *fixture) listFunc {
+			lister := ours(f)
+			return func(sel labels.Selector, _ string) int {
+				list, _ := lister.List(sel)
+				return len(list)
 			}
-			sink += n
 		})
-		b.Run("clientgo", func(b *testing.B) {
-			f := getFixture(b)
-			sels := selectors(f)
+		run(b, "clientgo", func(f *fixture) listFunc {
 			lister := corev1listers.NewPodLister(f.clientgo)
-			n, i := 0, 0
-			for b.Loop() {
-				list, _ := lister.List(sels[i%len(sels)])
-				n += len(list)
-				i++
+			return func(sel labels.Selector, _ string) int {
+				list, _ := lister.List(sel)
+				return len(list)
 			}
-			sink += n
 		})
 	})
 	b.Run("selector-in-namespace", func(b *testing.B) {
-		b.Run("ours", func(b *testing.B) {
-			f := getFixture(b)
-			sels := selectors(f)
-			lister := cache.NewLister[pod](f.ours, corev1.Resource("pods"))
-			n, i := 0, 0
-			for b.Loop() {
-				k := i % len(sels)
-				list, _ := lister.Namespace(f.sharedNS[k]).List(sels[k])
-				n += len(list)
-				i++
+		run(b, "ours", func(f *fixture) listFunc {
+			lister := ours(f)
+			return func(sel labels.Selector, ns string) int {
+				list, _ := lister.Namespace(ns).List(sel)
+				return len(list)
 			}
-			sink += n
 		})
-		b.Run("clientgo", func(b *testing.B) {
-			f := getFixture(b)
-			sels := selectors(f)
+		run(b, "clientgo", func(f *fixture) listFunc {
 			lister := corev1listers.NewPodLister(f.clientgo)
-			n, i := 0, 0
-			for b.Loop() {
-				k := i % len(sels)
-				list, _ := lister.Pods(f.sharedNS[k]).List(sels[k])
-				n += len(list)
-				i++
+			return func(sel labels.Selector, ns string) int {
+				list, _ := lister.Pods(ns).List(sel)
+				return len(list)
 			}
-			sink += n
 		})
 	})
 }
