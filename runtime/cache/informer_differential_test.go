@@ -436,35 +436,46 @@ func newOurSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
 		t.Fatal(err)
 	}
 	s.run = inf.Run
-	s.store = func() map[ObjectName]string {
-		m := map[ObjectName]string{}
-		for _, p := range inf.GetIndexer().List() {
-			if !infdIsMarker(KeyOf(p)) {
-				m[KeyOf(p)] = infdState(p)
-			}
-		}
-		return m
-	}
+	self := func(p *corev1.Pod) *corev1.Pod { return p }
+	s.store = func() map[ObjectName]string { return infdStoreView(inf.GetIndexer().List(), self) }
 	s.nodeIndex = func() map[string][]string {
-		m := map[string][]string{}
 		idx := inf.GetIndexer()
-		for _, v := range idx.ListIndexFuncValues(infdIndex) {
-			objs, err := idx.ByIndex(infdIndex, v)
-			if err != nil {
-				m[v] = []string{"error: " + err.Error()}
-				continue
-			}
-			for _, p := range objs {
-				m[v] = append(m[v], KeyOf(p).String())
-			}
-			slices.Sort(m[v])
-		}
-		return m
+		return infdIndexView(idx.ListIndexFuncValues(infdIndex), func(v string) ([]*corev1.Pod, error) { return idx.ByIndex(infdIndex, v) }, self)
 	}
 	s.hasSynced = inf.HasSynced
 	s.regSynced = reg.HasSynced
 	s.lastSyncRV = inf.LastSyncResourceVersion
 	return s
+}
+
+// infdStoreView summarises the pods of a store's List, barriers excluded, by
+// key; pod reads a pod out of one of the store's objects.
+func infdStoreView[O any](list []O, pod func(O) *corev1.Pod) map[ObjectName]string {
+	m := map[ObjectName]string{}
+	for _, obj := range list {
+		if p := pod(obj); !infdIsMarker(KeyOf(p)) {
+			m[KeyOf(p)] = infdState(p)
+		}
+	}
+	return m
+}
+
+// infdIndexView maps every value of an index to the sorted keys indexed under
+// it, or to the lookup's error.
+func infdIndexView[O any](values []string, byIndex func(string) ([]O, error), pod func(O) *corev1.Pod) map[string][]string {
+	m := map[string][]string{}
+	for _, v := range values {
+		objs, err := byIndex(v)
+		if err != nil {
+			m[v] = []string{"error: " + err.Error()}
+			continue
+		}
+		for _, obj := range objs {
+			m[v] = append(m[v], KeyOf(pod(obj)).String())
+		}
+		slices.Sort(m[v])
+	}
+	return m
 }
 
 func newClientGoSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
@@ -530,31 +541,11 @@ func newClientGoSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
 		t.Fatal(err)
 	}
 	s.run = inf.RunWithContext
-	s.store = func() map[ObjectName]string {
-		m := map[ObjectName]string{}
-		for _, obj := range inf.GetIndexer().List() {
-			p := obj.(*corev1.Pod)
-			if !infdIsMarker(KeyOf(p)) {
-				m[KeyOf(p)] = infdState(p)
-			}
-		}
-		return m
-	}
+	assert := func(obj any) *corev1.Pod { return obj.(*corev1.Pod) }
+	s.store = func() map[ObjectName]string { return infdStoreView(inf.GetIndexer().List(), assert) }
 	s.nodeIndex = func() map[string][]string {
-		m := map[string][]string{}
 		idx := inf.GetIndexer()
-		for _, v := range idx.ListIndexFuncValues(infdIndex) {
-			objs, err := idx.ByIndex(infdIndex, v)
-			if err != nil {
-				m[v] = []string{"error: " + err.Error()}
-				continue
-			}
-			for _, obj := range objs {
-				m[v] = append(m[v], KeyOf(obj.(*corev1.Pod)).String())
-			}
-			slices.Sort(m[v])
-		}
-		return m
+		return infdIndexView(idx.ListIndexFuncValues(infdIndex), func(v string) ([]any, error) { return idx.ByIndex(infdIndex, v) }, assert)
 	}
 	s.hasSynced = inf.HasSynced
 	s.regSynced = reg.HasSynced
