@@ -1,0 +1,165 @@
+package controller
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/klog/v2"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+)
+
+// Mapper names the primary objects to reconcile when obj, an object of a
+// watched kind, changes. It is called from the informer's handler goroutine,
+// with a context carrying the controller's logger; it must not block or
+// mutate obj.
+type Mapper[S any] func(ctx context.Context, obj S) []cache.ObjectName
+
+// MapToSelf maps an object to its own key: the mapper of the primary kind.
+func MapToSelf[S cache.Object]() Mapper[S] {
+	return func(_ context.Context, obj S) []cache.ObjectName {
+		return []cache.ObjectName{cache.KeyOf(obj)}
+	}
+}
+
+// MapToControllerOwner maps an object to its controlling owner reference when
+// that owner is of kind owner: the owner's name, in the object's namespace when
+// the owner kind is namespaced (owner references never cross namespaces) and
+// without one when it is cluster-scoped. Objects without such an owner map to
+// nothing.
+func MapToControllerOwner[S cache.Object](owner schema.GroupKind, ownerNamespaced bool) Mapper[S] {
+	return func(_ context.Context, obj S) []cache.ObjectName {
+		ref := metav1.GetControllerOfNoCopy(obj)
+		if ref == nil || ref.Kind != owner.Kind {
+			return nil
+		}
+		gv, err := schema.ParseGroupVersion(ref.APIVersion)
+		if err != nil || gv.Group != owner.Group {
+			return nil
+		}
+		key := cache.ObjectName{Name: ref.Name}
+		if ownerNamespaced {
+			key.Namespace = obj.GetNamespace()
+		}
+		return []cache.ObjectName{key}
+	}
+}
+
+// MapByLookup maps an object to the keys of the primary objects lookup
+// returns; lookup is typically a generated index lookup of the primary kind's
+// lister, such as "the Widgets whose spec.configRef names this ConfigMap":
+//
+//	controller.MapByLookup(func(cm *corev1.ConfigMap) ([]*shopv1.Widget, error) {
+//		return widgets.Widgets(cm.Namespace).ByConfigRef(cm.Name)
+//	})
+//
+// A lookup error (generated lookups fail only for an index that was never
+// added) is logged and maps to nothing.
+func MapByLookup[S, T cache.Object](lookup func(obj S) ([]T, error)) Mapper[S] {
+	return func(ctx context.Context, obj S) []cache.ObjectName {
+		found, err := lookup(obj)
+		if err != nil {
+			klog.FromContext(ctx).Error(err, "Index lookup failed: no key enqueued", "object", klog.KObj(obj))
+			return nil
+		}
+		return KeysOf(found)
+	}
+}
+
+// KeysOf returns the keys of objs, in order.
+func KeysOf[T cache.Object](objs []T) []cache.ObjectName {
+	keys := make([]cache.ObjectName, len(objs))
+	for i, obj := range objs {
+		keys[i] = cache.KeyOf(obj)
+	}
+	return keys
+}
+
+// Watch makes changes to the objects of informer enqueue the keys mapper
+// names, for the events every predicate keeps. An update enqueues the keys of
+// both the old and the new object, so that a primary object that stops being
+// named (an owner reference or an indexed value moved) is reconciled too.
+//
+// Watch registers an event handler on informer at once; Run waits for that
+// handler to sync before the first reconcile and removes it on shutdown.
+// Watch fails once Run has been called, and when informer has stopped.
+func Watch[T, S cache.Object](c *Controller[T], informer *cache.SharedIndexInformer[S], mapper Mapper[S], predicates ...Predicate[S]) error {
+	name := reflect.TypeFor[S]().String()
+	logger := klog.Background().WithValues("controller", c.opts.Name, "source", name)
+	h := &handler[S]{
+		ctx:        klog.NewContext(context.Background(), logger),
+		mapper:     mapper,
+		predicates: predicates,
+		enqueue:    c.enqueueAll,
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.started {
+		return fmt.Errorf("controller %s: cannot watch %s after Run", c.opts.Name, name)
+	}
+	reg, err := informer.AddEventHandler(h)
+	if err != nil {
+		return fmt.Errorf("controller %s: watching %s: %w", c.opts.Name, name, err)
+	}
+	c.sources = append(c.sources, source{
+		name:      name,
+		hasSynced: reg.HasSynced,
+		remove:    func() error { return informer.RemoveEventHandler(reg) },
+	})
+	return nil
+}
+
+// WatchOwned watches informer for objects whose controlling owner is of c's
+// primary kind, and enqueues that owner's key: the usual source of the objects
+// a controller creates.
+func WatchOwned[T, S cache.Object](c *Controller[T], informer *cache.SharedIndexInformer[S], predicates ...Predicate[S]) error {
+	return Watch(c, informer, MapToControllerOwner[S](c.primary.GroupKind, c.primary.Namespaced), predicates...)
+}
+
+// source is a registered event handler, as Run sees it.
+type source struct {
+	name      string
+	hasSynced func() bool
+	remove    func() error
+}
+
+// handler is the informer event handler of one Watch.
+type handler[S cache.Object] struct {
+	ctx        context.Context
+	mapper     Mapper[S]
+	predicates []Predicate[S]
+	enqueue    func([]cache.ObjectName)
+}
+
+func (h *handler[S]) OnAdd(obj S, _ bool) {
+	for _, p := range h.predicates {
+		if !p.Add(obj) {
+			return
+		}
+	}
+	h.enqueue(h.mapper(h.ctx, obj))
+}
+
+func (h *handler[S]) OnUpdate(oldObj, newObj S) {
+	for _, p := range h.predicates {
+		if !p.Update(oldObj, newObj) {
+			return
+		}
+	}
+	h.enqueue(h.mapper(h.ctx, newObj))
+	if oldObj != newObj {
+		h.enqueue(h.mapper(h.ctx, oldObj))
+	}
+}
+
+func (h *handler[S]) OnDelete(obj S, finalStateUnknown bool) {
+	for _, p := range h.predicates {
+		if !p.Delete(obj, finalStateUnknown) {
+			return
+		}
+	}
+	h.enqueue(h.mapper(h.ctx, obj))
+}
