@@ -51,6 +51,8 @@ func TestGeneratedListersMatchGolden(t *testing.T) {
 		t.Fatalf("%v\n(run go test ./generators/ -update after checking the change)", drift)
 	}
 	want := []string{
+		"controllers/toys/v1/box.go",
+		"controllers/toys/v1/robot.go",
 		"informers/externalversions/factory.go",
 		"informers/externalversions/toys/interface.go",
 		"informers/externalversions/toys/v1/box.go",

@@ -92,6 +92,13 @@ func informerArgs(l layout, k *Kind) func(*generator.Context) generator.Args {
 	}
 }
 
+// factoryAccessor is the chain of calls from a SharedInformerFactory to the
+// informer accessor of k: "Shop().V1().Widgets()".
+func factoryAccessor(c *generator.Context, k *Kind) string {
+	v := k.Version
+	return v.Group.GoName + "()." + namer.IC(v.Name) + "()." + c.Namers["publicPlural"].Name(k.Type) + "()"
+}
+
 // kindData is what the version and factory templates need of one kind.
 type kindData struct {
 	Plural, Singular, Private string
@@ -157,7 +164,7 @@ func factoryArgs(l layout, groups []*Group) func(*generator.Context) generator.A
 					resources = append(resources, resourceData{
 						GroupVersion: raw.Name(types.Ref(v.Package, "SchemeGroupVersion")),
 						Resource:     c.Namers["allLowercasePlural"].Name(k.Type),
-						Accessor:     g.GoName + "()." + namer.IC(v.Name) + "()." + c.Namers["publicPlural"].Name(k.Type) + "()",
+						Accessor:     factoryAccessor(c, k),
 					})
 				}
 			}

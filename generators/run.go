@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"k8s.io/gengo/v2"
@@ -105,7 +106,7 @@ func Generate(a Args) (*output.Files, error) {
 	files := output.New(ownedDirs...)
 	c.FileTypes[generator.GoFileType] = files.GoFileType(staging)
 	l := layout{outputPkg: a.OutputPkg, outputDir: staging, clientset: a.VersionedClientSetPackage, header: header}
-	if err := c.ExecuteTargets(append(listerTargets(model, l), informerTargets(model, l)...)); err != nil {
+	if err := c.ExecuteTargets(slices.Concat(listerTargets(model, l), informerTargets(model, l), controllerTargets(model, l))); err != nil {
 		return nil, err
 	}
 	return files, nil

@@ -36,3 +36,10 @@ var Group string
 //
 //go:embed factory.go.tmpl
 var Factory string
+
+// Controller is the per-kind controller file: a constructor of a
+// runtime/controller Controller whose primary source is the kind's informer
+// from the shared factory.
+//
+//go:embed controller.go.tmpl
+var Controller string

@@ -5,20 +5,18 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	kubefake "k8s.io/client-go/kubernetes/fake"
-	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/utils/ptr"
 
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned/fake"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
 	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
@@ -43,21 +41,6 @@ func keys[T metav1.Object](objs []T) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// watchStarted returns a channel closed when the fake clientset serves its
-// first watch of resource: the fake does not replay events a watch missed,
-// so writes made before it would be lost.
-func watchStarted(client interface {
-	PrependWatchReactor(string, clienttesting.WatchReactionFunc)
-}, resource string) <-chan struct{} {
-	started := make(chan struct{})
-	var once sync.Once
-	client.PrependWatchReactor(resource, func(clienttesting.Action) (bool, watch.Interface, error) {
-		once.Do(func() { close(started) })
-		return false, nil, nil
-	})
-	return started
 }
 
 // eventually polls check until it returns "" or 10 s pass.
@@ -123,7 +106,7 @@ func TestGeneratedWidgetIndexesFollowTheServer(t *testing.T) {
 	w2.OwnerReferences = []metav1.OwnerReference{{APIVersion: "shop.example.dev/v1", Kind: "Shop", Name: "s1", UID: "u1", Controller: ptr.To(true)}}
 	w3 := widget("a", "w3", "blue", 3)
 	client := fake.NewSimpleClientset(w1, w2, w3)
-	started := watchStarted(client, "widgets")
+	started := fakewatch.Started(client, "widgets")
 
 	factory := externalversions.NewSharedInformerFactory(client, 0)
 	widgets := factory.Shop().V1().Widgets()
@@ -204,7 +187,7 @@ func TestGeneratedBuiltInIndexes(t *testing.T) {
 		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Spec: corev1.PodSpec{NodeName: node}, Status: corev1.PodStatus{Phase: phase}}
 	}
 	client := kubefake.NewClientset(pod("a", "p1", "n1", corev1.PodRunning), pod("b", "p2", "n1", corev1.PodPending), pod("a", "p3", "n2", corev1.PodRunning))
-	started := watchStarted(client, "pods")
+	started := fakewatch.Started(client, "pods")
 	factory := kubeinformers.NewSharedInformerFactory(client, 0)
 	pods := factory.Core().V1().Pods().Lister()
 	ctx, cancel := context.WithCancel(context.Background())

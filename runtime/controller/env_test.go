@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/util/workqueue"
 
+	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
 
@@ -24,6 +25,7 @@ type testEnv struct {
 	client     *fake.Clientset
 	configMaps *cache.SharedIndexInformer[*corev1.ConfigMap]
 	secrets    *cache.SharedIndexInformer[*corev1.Secret]
+	watching   []<-chan struct{} // closed once the informers watch
 }
 
 // configMapKind identifies ConfigMaps in owner references.
@@ -43,8 +45,9 @@ func newTestEnv(t *testing.T, objects ...*corev1.ConfigMap) *testEnv {
 	cms := client.CoreV1().ConfigMaps("")
 	secrets := client.CoreV1().Secrets("")
 	return &testEnv{
-		t:      t,
-		client: client,
+		t:        t,
+		client:   client,
+		watching: []<-chan struct{}{fakewatch.Started(client, "configmaps"), fakewatch.Started(client, "secrets")},
 		configMaps: cache.NewSharedIndexInformer(cache.NewListWatch[*corev1.ConfigMap](cms.List, cms.Watch, client),
 			cache.SharedIndexInformerOptions[*corev1.ConfigMap]{Indexers: cache.Indexers[*corev1.ConfigMap]{
 				secretIndex: func(cm *corev1.ConfigMap) []string {
@@ -64,7 +67,8 @@ func (e *testEnv) primary(predicates ...Predicate[*corev1.ConfigMap]) Primary[*c
 	return Primary[*corev1.ConfigMap]{Informer: e.configMaps, GroupKind: configMapKind, Namespaced: true, Predicates: predicates}
 }
 
-// run starts the informers and c, and returns a function that stops them
+// run starts the informers and c, waits until the informers watch (so that
+// every later write reaches them), and returns a function that stops them
 // and returns Run's error.
 func (e *testEnv) run(c *Controller[*corev1.ConfigMap]) (stop func() error) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -84,6 +88,13 @@ func (e *testEnv) run(c *Controller[*corev1.ConfigMap]) (stop func() error) {
 		return err
 	}
 	e.t.Cleanup(func() { _ = stop() })
+	for _, w := range e.watching {
+		select {
+		case <-w:
+		case <-time.After(10 * time.Second):
+			e.t.Fatal("the informers did not start watching")
+		}
+	}
 	return stop
 }
 

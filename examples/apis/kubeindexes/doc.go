@@ -8,4 +8,5 @@
 // +index(for: "k8s.io/api/core/v1.Pod", name: byPhaseNode, field: "status.phase,spec.nodeName")
 // +index(for: "k8s.io/api/apps/v1.Deployment", name: byApp, label: app)
 // +index(for: "k8s.io/api/core/v1.ConfigMap", name: byManagedBy, annotation: "example.dev/managed-by")
+// +index(for: "k8s.io/api/core/v1.ConfigMap", name: byWidget, owner: Widget)
 package kubeindexes

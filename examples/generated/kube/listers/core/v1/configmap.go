@@ -21,6 +21,7 @@ package v1
 import (
 	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
 )
 
@@ -33,6 +34,8 @@ type ConfigMapLister interface {
 	ConfigMaps(namespace string) ConfigMapNamespaceLister
 	// ByManagedBy returns the ConfigMaps of every namespace indexed by the value of their annotation example.dev/managed-by.
 	ByManagedBy(value string) ([]*corev1.ConfigMap, error)
+	// ByWidget returns the ConfigMaps of every namespace indexed by the name of their controlling Widget.
+	ByWidget(value string) ([]*corev1.ConfigMap, error)
 }
 
 // ConfigMapNamespaceLister lists the ConfigMaps of one namespace.
@@ -43,6 +46,8 @@ type ConfigMapNamespaceLister interface {
 	Get(name string) (*corev1.ConfigMap, error)
 	// ByManagedBy returns the ConfigMaps of the namespace indexed by the value of their annotation example.dev/managed-by.
 	ByManagedBy(value string) ([]*corev1.ConfigMap, error)
+	// ByWidget returns the ConfigMaps of the namespace indexed by the name of their controlling Widget.
+	ByWidget(value string) ([]*corev1.ConfigMap, error)
 }
 
 // NewConfigMapLister returns a ConfigMapLister over an informer's indexer.
@@ -66,6 +71,10 @@ func (l configMapLister) ByManagedBy(value string) ([]*corev1.ConfigMap, error) 
 	return l.base.ByIndex(ConfigMapByManagedByIndex, value)
 }
 
+func (l configMapLister) ByWidget(value string) ([]*corev1.ConfigMap, error) {
+	return l.base.ByIndex(ConfigMapByWidgetIndex, value)
+}
+
 type configMapNamespaceLister struct {
 	base cache.NamespaceLister[*corev1.ConfigMap]
 }
@@ -82,10 +91,16 @@ func (l configMapNamespaceLister) ByManagedBy(value string) ([]*corev1.ConfigMap
 	return l.base.ByIndex(ConfigMapByManagedByIndex, value)
 }
 
+func (l configMapNamespaceLister) ByWidget(value string) ([]*corev1.ConfigMap, error) {
+	return l.base.ByIndex(ConfigMapByWidgetIndex, value)
+}
+
 // The names of the indexes of ConfigMap.
 const (
 	// ConfigMapByManagedByIndex names the index of ConfigMaps by the value of their annotation example.dev/managed-by.
 	ConfigMapByManagedByIndex = "byManagedBy"
+	// ConfigMapByWidgetIndex names the index of ConfigMaps by the name of their controlling Widget.
+	ConfigMapByWidgetIndex = "byWidget"
 )
 
 // ConfigMapByManagedBy returns the values under which a ConfigMap is indexed by the value of their annotation example.dev/managed-by.
@@ -96,10 +111,19 @@ func ConfigMapByManagedBy(obj *corev1.ConfigMap) []string {
 	return nil
 }
 
+// ConfigMapByWidget returns the values under which a ConfigMap is indexed by the name of their controlling Widget.
+func ConfigMapByWidget(obj *corev1.ConfigMap) []string {
+	if ref := metav1.GetControllerOfNoCopy(obj); ref != nil && ref.Kind == "Widget" {
+		return []string{ref.Name}
+	}
+	return nil
+}
+
 // AddConfigMapIndexes adds every index of ConfigMap to indexer.
 func AddConfigMapIndexes(indexer cache.Indexer[*corev1.ConfigMap]) error {
 	if err := indexer.AddIndexers(cache.Indexers[*corev1.ConfigMap]{
 		ConfigMapByManagedByIndex: ConfigMapByManagedBy,
+		ConfigMapByWidgetIndex:    ConfigMapByWidget,
 	}); err != nil {
 		return err
 	}

@@ -1,0 +1,55 @@
+package widgetcontroller
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/kubernetes"
+
+	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
+	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
+	shopcontrollers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/controllers/shop/v1"
+	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
+	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/controller"
+)
+
+// Name is the default name of the controller, in logs and metrics, and the
+// value of the managed-by annotation of the ConfigMaps it writes.
+const Name = "widget-controller"
+
+// Clients are the API clients the controller writes through.
+type Clients struct {
+	// Shop writes Widget status.
+	Shop versioned.Interface
+	// Kube writes ConfigMaps.
+	Kube kubernetes.Interface
+}
+
+// New returns the Widget controller over the informers of two factories:
+// shop's for Widgets and kube's for ConfigMaps. Start the factories after New
+// (it requests their informers), then Run the controller.
+func New(clients Clients, shop externalversions.SharedInformerFactory, kube kubeinformers.SharedInformerFactory, opts controller.Options) (*controller.Controller[*shopv1.Widget], error) {
+	if opts.Name == "" {
+		opts.Name = Name
+	}
+	widgets := shop.Shop().V1().Widgets().Lister()
+	configMaps := kube.Core().V1().ConfigMaps()
+	r := &Reconciler{Clients: clients, Widgets: widgets, ConfigMaps: configMaps.Lister()}
+	c, err := shopcontrollers.NewWidgetController(shop, r, opts)
+	if err != nil {
+		return nil, err
+	}
+	// The ConfigMaps the Widgets own: restore them when someone else
+	// changes or deletes them.
+	if err := controller.WatchOwned(c, configMaps.Informer()); err != nil {
+		return nil, err
+	}
+	// The ConfigMaps the Widgets refer to: re-render the Widgets that
+	// spec.configRef points at a ConfigMap that changed.
+	referrers := controller.MapByLookup(func(cm *corev1.ConfigMap) ([]*shopv1.Widget, error) {
+		return widgets.Widgets(cm.Namespace).ByConfigRef(cm.Name)
+	})
+	if err := controller.Watch(c, configMaps.Informer(), referrers); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
