@@ -16,11 +16,11 @@ import (
 
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned/fake"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
 	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	shoplisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
 )
 
 func widget(ns, name, color string, size int32, images ...string) *shopv1.Widget {

@@ -15,8 +15,8 @@ import (
 	"k8s.io/klog/v2"
 
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
-	shoplisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
 	corelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
+	shoplisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/controller"
 )
