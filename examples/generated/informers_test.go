@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -19,8 +18,8 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
 	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
-	shoplisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/lookupcheck"
 )
 
 func widget(ns, name, color string, size int32, images ...string) *shopv1.Widget {
@@ -32,15 +31,6 @@ func widget(ns, name, color string, size int32, images ...string) *shopv1.Widget
 		w.Spec.Containers = append(w.Spec.Containers, shopv1.WidgetContainer{Name: fmt.Sprint("c", i), Image: image})
 	}
 	return w
-}
-
-func keys[T metav1.Object](objs []T) []string {
-	out := make([]string, len(objs))
-	for i, o := range objs {
-		out[i] = o.GetNamespace() + "/" + o.GetName()
-	}
-	slices.Sort(out)
-	return out
 }
 
 // eventually polls check until it returns "" or 10 s pass.
@@ -57,40 +47,6 @@ func eventually(t *testing.T, what string, check func() string) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// widgetLookups are the index lookups of the generated Widget lister, each
-// with the filter over a fresh LIST that it must agree with.
-var widgetLookups = []struct {
-	name   string
-	lookup func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error)
-	match  func(w *shopv1.Widget) bool
-}{
-	{"ByColor(red)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.ByColor("red") },
-		func(w *shopv1.Widget) bool { return w.Spec.Color == "red" }},
-	{"a: ByColor(red)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.Widgets("a").ByColor("red") },
-		func(w *shopv1.Widget) bool { return w.Namespace == "a" && w.Spec.Color == "red" }},
-	{"ByTeam(t-blue)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.ByTeam("t-blue") },
-		func(w *shopv1.Widget) bool { return w.Labels["team"] == "t-blue" }},
-	{"ByImage(nginx)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.ByImage("nginx") },
-		func(w *shopv1.Widget) bool {
-			return slices.ContainsFunc(w.Spec.Containers, func(c shopv1.WidgetContainer) bool { return c.Image == "nginx" })
-		}},
-	{"ByPhaseColor(Ready, red)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.ByPhaseColor("Ready", "red") },
-		func(w *shopv1.Widget) bool { return w.Status.Phase == "Ready" && w.Spec.Color == "red" }},
-	{"BySize(3)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.BySize("3") },
-		func(w *shopv1.Widget) bool { return w.Spec.Size == 3 }},
-	{"ByNickname(nick)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.ByNickname("nick") },
-		func(w *shopv1.Widget) bool { return w.Spec.Nickname != nil && *w.Spec.Nickname == "nick" }},
-	{"ByZone(z1)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.ByZone("z1") },
-		func(w *shopv1.Widget) bool {
-			return w.Spec.Placement != nil && (w.Spec.Placement.Zone == "z1" || slices.Contains(w.Spec.Placement.AlternateZones, "z1"))
-		}},
-	{"ByShop(s1)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.ByShop("s1") },
-		func(w *shopv1.Widget) bool {
-			ref := metav1.GetControllerOf(w)
-			return ref != nil && ref.Kind == "Shop" && ref.Name == "s1"
-		}},
 }
 
 // The generated factory, informers and listers sync from client-gen's fake
@@ -126,27 +82,11 @@ func TestGeneratedWidgetIndexesFollowTheServer(t *testing.T) {
 		if err != nil {
 			return err.Error()
 		}
-		var problems []string
-		for _, l := range widgetLookups {
-			got, err := l.lookup(lister)
-			if err != nil {
-				return err.Error()
-			}
-			var want []*shopv1.Widget
-			for i := range list.Items {
-				if l.match(&list.Items[i]) {
-					want = append(want, &list.Items[i])
-				}
-			}
-			if g, w := keys(got), keys(want); !slices.Equal(g, w) {
-				problems = append(problems, fmt.Sprintf("%s = %v, LIST says %v", l.name, g, w))
-			}
-		}
-		return strings.Join(problems, "; ")
+		return lookupcheck.Disagreements(lister, lookupcheck.Widgets("a"), lookupcheck.Pointers(list.Items))
 	}
 	eventually(t, "after sync", agree)
 	if got, _ := lister.ByColor("red"); len(got) != 2 {
-		t.Fatalf("ByColor(red) after sync = %v, want w1 and w2", keys(got))
+		t.Fatalf("ByColor(red) after sync = %v, want w1 and w2", lookupcheck.Keys(got))
 	}
 
 	moved := w1.DeepCopy()
@@ -164,8 +104,8 @@ func TestGeneratedWidgetIndexesFollowTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "after create, update and delete", func() string {
-		if got, _ := lister.ByColor("red"); !slices.Equal(keys(got), []string{"c/w4"}) {
-			return fmt.Sprintf("ByColor(red) = %v, want [c/w4]", keys(got))
+		if got, _ := lister.ByColor("red"); !slices.Equal(lookupcheck.Keys(got), []string{"c/w4"}) {
+			return fmt.Sprintf("ByColor(red) = %v, want [c/w4]", lookupcheck.Keys(got))
 		}
 		return agree()
 	})
@@ -200,7 +140,7 @@ func TestGeneratedBuiltInIndexes(t *testing.T) {
 		if err != nil {
 			return err.Error()
 		}
-		if g := keys(got); !slices.Equal(g, want) && len(g)+len(want) > 0 {
+		if g := lookupcheck.Keys(got); !slices.Equal(g, want) && len(g)+len(want) > 0 {
 			return fmt.Sprintf("%s = %v, want %v", what, g, want)
 		}
 		return ""
