@@ -16,7 +16,7 @@ RACE_PKGS = $(shell $(GO) list ./... | grep -v '/generators')
 # Iterations of each fuzz target in `make test`.
 FUZZ_ITERATIONS ?= 20000
 
-.PHONY: all build vet generate verify test unit fuzz bench smoke-kube bench-gen clean
+.PHONY: all build vet generate verify test unit fuzz bench smoke-kube bench-gen testbin clean
 
 all: build
 
@@ -71,6 +71,10 @@ smoke-kube:
 ## of k8s.io/api and count the lines each writes.
 bench-gen:
 	bash hack/bench-gen.sh
+
+## testbin: build etcd and kube-apiserver for the local test control plane
+## into bin/testbin (returns at once when they are there at the right versions).
+testbin: ; bash hack/testbin.sh
 
 clean:
 	$(GO) clean -testcache
