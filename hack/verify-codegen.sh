@@ -14,9 +14,10 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "${ROOT}"
 
-# The directories hack/update-codegen.sh writes into (relative to ROOT).
-# Everything under them is compared, generated or not: a hand-written file
-# there is the same in both trees and never drifts.
+# The directories hack/update-codegen.sh writes into (relative to ROOT): the
+# generated Go code and the CRDs (examples/config/crd). Everything under them
+# is compared, generated or not: a hand-written file there is the same in
+# both trees and never drifts.
 GENERATED_ROOTS=(examples)
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/verify-codegen.XXXXXX")"

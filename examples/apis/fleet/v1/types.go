@@ -12,6 +12,9 @@ const FleetLabel = "fleet.example.dev/fleet"
 //
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:storageversion
 // +index(name: byDepot, owner: Depot)
 // +index(name: byNode, field: status.nodeName)
 // +index(name: byPhaseNode, field: "status.phase,status.nodeName")
@@ -79,6 +82,7 @@ type VehicleStatus struct {
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 
 // VehicleList is a list of Vehicles.
 type VehicleList struct {
@@ -91,6 +95,9 @@ type VehicleList struct {
 // +genclient
 // +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Cluster
+// +kubebuilder:storageversion
 // +index(name: byRegion, field: spec.region)
 
 // Depot is a cluster-scoped example kind that owns Vehicles. Its markers
@@ -111,6 +118,7 @@ type DepotSpec struct {
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 
 // DepotList is a list of Depots.
 type DepotList struct {
@@ -127,6 +135,7 @@ type DepotList struct {
 // +genclient
 // +genclient:skipVerbs=watch
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 type Trip struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -143,6 +152,7 @@ type TripSpec struct {
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 
 // TripList is a list of Trips.
 type TripList struct {
@@ -159,6 +169,7 @@ type TripList struct {
 // +genclient
 // +k8s:lister-gen=false
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 type Route struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -173,6 +184,7 @@ type RouteSpec struct {
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 
 // RouteList is a list of Routes.
 type RouteList struct {

@@ -12,6 +12,8 @@ const FleetLabel = "fleet.example.dev/fleet"
 //
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
 // +index(name: byDepot, owner: Depot)
 // +index(name: byNode, field: status.nodeName)
 // +index(name: byPhaseNode, field: "status.phase,status.nodeName")
@@ -64,6 +66,7 @@ type VehicleStatus struct {
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 
 // VehicleList is a list of Vehicles.
 type VehicleList struct {
@@ -79,6 +82,8 @@ type VehicleList struct {
 // +genclient
 // +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Cluster
 // +index(name: byRegion, field: spec.location.region)
 type Depot struct {
 	metav1.TypeMeta   `json:",inline"`
@@ -106,6 +111,7 @@ type Location struct {
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 
 // DepotList is a list of Depots.
 type DepotList struct {
@@ -122,6 +128,7 @@ type DepotList struct {
 // +genclient
 // +genclient:noVerbs
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 type Beacon struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

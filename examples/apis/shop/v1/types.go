@@ -24,6 +24,9 @@ const (
 //
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
+// +kubebuilder:storageversion
 // +index(name: byColor, field: spec.color)
 // +index(name: byTeam, label: team)
 // +index(name: byImage, field: "spec.containers[*].image")
@@ -121,6 +124,7 @@ type WidgetStatus struct {
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 
 // WidgetList is a list of Widgets.
 type WidgetList struct {
@@ -133,6 +137,10 @@ type WidgetList struct {
 // +genclient
 // +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Cluster
+// +kubebuilder:subresource:status
+// +kubebuilder:storageversion
 // +index(name: byRegion, field: spec.region)
 // +index(name: byTier, label: "shop.example.dev/tier")
 
@@ -165,6 +173,7 @@ type ShopStatus struct {
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 
 // ShopList is a list of Shops.
 type ShopList struct {

@@ -9,6 +9,8 @@ import (
 //
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:subresource:status
 // +index(name: byColor, field: spec.color)
 // +index(name: byTeam, label: team)
 // +index(name: byImage, field: "spec.containers[*].image")
@@ -52,6 +54,7 @@ type WidgetStatus struct {
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 
 // WidgetList is a list of Widgets.
 type WidgetList struct {
@@ -66,6 +69,8 @@ type WidgetList struct {
 // +genclient
 // +genclient:nonNamespaced
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Cluster
 // +index(name: byRegion, field: spec.region)
 type Shop struct {
 	metav1.TypeMeta   `json:",inline"`
@@ -81,6 +86,7 @@ type ShopSpec struct {
 }
 
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+// +kubebuilder:object:root=true
 
 // ShopList is a list of Shops.
 type ShopList struct {
