@@ -11,12 +11,14 @@ BENCH_COUNT ?= 1
 BENCH_TIME ?= 1s
 
 # Packages whose tests run with the race detector: all but the generator,
-# which is single-threaded and whose gengo parser shares global state.
-RACE_PKGS = $(shell $(GO) list ./... | grep -v '/generators')
+# which is single-threaded and whose gengo parser shares global state, and
+# the end-to-end packages, which need the local control plane (make e2e).
+E2E_PKGS = ./internal/testcluster/ ./test/e2e/
+RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/testcluster' -e '/test/e2e')
 # Iterations of each fuzz target in `make test`.
 FUZZ_ITERATIONS ?= 20000
 
-.PHONY: all build vet generate verify test unit fuzz bench smoke-kube bench-gen testbin clean
+.PHONY: all build vet generate verify test unit e2e fuzz bench smoke-kube bench-gen testbin clean
 
 all: build
 
@@ -55,9 +57,14 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzJoinSplit$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x ./generators/markers/
 
-## test: vet, verify the generated code, the tests, then the fuzz targets
-## (the README's test command).
-test: vet verify unit fuzz
+## e2e: build the local control plane when missing (make testbin), then run
+## the end-to-end tests against a real etcd and kube-apiserver on 127.0.0.1.
+e2e: testbin
+	$(GO) test -race -count=1 -timeout 30m $(E2E_PKGS)
+
+## test: vet, verify the generated code, the tests, the fuzz targets, then
+## the end-to-end tests (the README's test command).
+test: vet verify unit fuzz e2e
 
 ## bench: run our benchmarks and client-go's side by side on the same data.
 bench:
@@ -74,7 +81,8 @@ bench-gen:
 
 ## testbin: build etcd and kube-apiserver for the local test control plane
 ## into bin/testbin (returns at once when they are there at the right versions).
-testbin: ; bash hack/testbin.sh
+testbin:
+	bash hack/testbin.sh
 
 clean:
 	$(GO) clean -testcache

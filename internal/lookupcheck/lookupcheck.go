@@ -114,7 +114,9 @@ func Pods(namespace string) []Lookup[*corev1.Pod, corelisters.PodLister] {
 			lookup{"ByNode(" + node + ")", func(l corelisters.PodLister) ([]*corev1.Pod, error) { return l.ByNode(node) },
 				func(p *corev1.Pod) bool { return p.Spec.NodeName == node }},
 			lookup{namespace + ": ByPhaseNode(Running, " + node + ")",
-				func(l corelisters.PodLister) ([]*corev1.Pod, error) { return l.Pods(namespace).ByPhaseNode("Running", node) },
+				func(l corelisters.PodLister) ([]*corev1.Pod, error) {
+					return l.Pods(namespace).ByPhaseNode("Running", node)
+				},
 				func(p *corev1.Pod) bool {
 					return p.Namespace == namespace && p.Status.Phase == corev1.PodRunning && p.Spec.NodeName == node
 				}},
