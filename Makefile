@@ -18,7 +18,7 @@ RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/te
 # Iterations of each fuzz target in `make test`.
 FUZZ_ITERATIONS ?= 20000
 
-.PHONY: all build vet generate verify test unit e2e fuzz bench smoke-kube bench-gen testbin clean
+.PHONY: all build vet generate verify test unit e2e demo fuzz bench smoke-kube bench-gen testbin clean
 
 all: build
 
@@ -78,6 +78,15 @@ smoke-kube:
 ## of k8s.io/api and count the lines each writes.
 bench-gen:
 	bash hack/bench-gen.sh
+
+## demo: build the tool and the example controller, regenerate the examples,
+## then start a local control plane, run the controller on a few objects,
+## print what it did and what the index lookups answer, and stop everything.
+demo: testbin
+	$(GO) build -o bin/informer-gen-plus ./cmd/informer-gen-plus
+	bash hack/update-codegen.sh
+	$(GO) build -o bin/widget-controller ./examples/cmd/widget-controller
+	$(GO) run ./examples/cmd/demo --controller bin/widget-controller
 
 ## testbin: build etcd and kube-apiserver for the local test control plane
 ## into bin/testbin (returns at once when they are there at the right versions).
