@@ -1,6 +1,9 @@
 package widgetcontroller
 
 import (
+	"context"
+	"time"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 
@@ -52,4 +55,23 @@ func New(clients Clients, shop externalversions.SharedInformerFactory, kube kube
 		return nil, err
 	}
 	return c, nil
+}
+
+// Run runs the Widget controller until ctx ends, on new informer factories
+// over clients (limited to namespace unless it is empty, resyncing every
+// resync): it builds the controller, starts the factories, runs it, and
+// returns once the controller and every informer have stopped. It returns
+// the controller's error.
+func Run(ctx context.Context, clients Clients, namespace string, resync time.Duration, opts controller.Options) error {
+	shop := externalversions.NewSharedInformerFactoryWithOptions(clients.Shop, resync, externalversions.WithNamespace(namespace))
+	kube := kubeinformers.NewSharedInformerFactoryWithOptions(clients.Kube, resync, kubeinformers.WithNamespace(namespace))
+	c, err := New(clients, shop, kube, opts)
+	if err != nil {
+		return err
+	}
+	shop.StartWithContext(ctx)
+	kube.StartWithContext(ctx)
+	defer shop.Shutdown()
+	defer kube.Shutdown()
+	return c.Run(ctx)
 }

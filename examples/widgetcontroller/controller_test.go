@@ -18,8 +18,6 @@ import (
 
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned/fake"
-	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
-	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/controller"
 )
@@ -47,26 +45,16 @@ func start(t *testing.T, objects ...runtime.Object) *env {
 	e := &env{t: t, shop: fake.NewSimpleClientset(shopObjects...), kube: kubefake.NewClientset(kubeObjects...)}
 	watching := []<-chan struct{}{fakewatch.Started(e.shop, "widgets"), fakewatch.Started(e.kube, "configmaps")}
 
-	shop := externalversions.NewSharedInformerFactory(e.shop, 0)
-	kube := kubeinformers.NewSharedInformerFactory(e.kube, 0)
-	c, err := New(Clients{Shop: e.shop, Kube: e.kube}, shop, kube, controller.Options{Workers: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	shop.StartWithContext(ctx)
-	kube.StartWithContext(ctx)
 	var run sync.WaitGroup
 	run.Go(func() {
-		if err := c.Run(ctx); err != nil {
+		if err := Run(ctx, Clients{Shop: e.shop, Kube: e.kube}, "", 0, controller.Options{Workers: 2}); err != nil {
 			t.Errorf("Run: %v", err)
 		}
 	})
 	t.Cleanup(func() {
 		cancel()
 		run.Wait()
-		shop.Shutdown()
-		kube.Shutdown()
 	})
 	for _, w := range watching {
 		select {

@@ -14,8 +14,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
-	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
-	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/widgetcontroller"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/controller"
 )
@@ -25,27 +23,18 @@ import (
 func runWidgetController(t *testing.T, c clients, ns string) *prometheus.Registry {
 	t.Helper()
 	registry := prometheus.NewRegistry()
-	shop := externalversions.NewSharedInformerFactoryWithOptions(c.shop, 0, externalversions.WithNamespace(ns))
-	kube := kubeinformers.NewSharedInformerFactoryWithOptions(c.kube, 0, kubeinformers.WithNamespace(ns))
-	ctrl, err := widgetcontroller.New(widgetcontroller.Clients{Shop: c.shop, Kube: c.kube}, shop, kube,
-		controller.Options{Workers: 2, Registerer: registry})
-	if err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
-	shop.StartWithContext(ctx)
-	kube.StartWithContext(ctx)
 	var run sync.WaitGroup
 	run.Go(func() {
-		if err := ctrl.Run(ctx); err != nil {
+		err := widgetcontroller.Run(ctx, widgetcontroller.Clients{Shop: c.shop, Kube: c.kube}, ns, 0,
+			controller.Options{Workers: 2, Registerer: registry})
+		if err != nil {
 			t.Errorf("controller: %v", err)
 		}
 	})
 	t.Cleanup(func() {
 		cancel()
 		run.Wait()
-		shop.Shutdown()
-		kube.Shutdown()
 	})
 	return registry
 }

@@ -29,8 +29,6 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
-	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
-	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/widgetcontroller"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/controller"
 )
@@ -74,13 +72,6 @@ func run(ctx context.Context, kubeconfig, namespace string, workers int, metrics
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	shop := externalversions.NewSharedInformerFactoryWithOptions(clients.Shop, resync, externalversions.WithNamespace(namespace))
-	kube := kubeinformers.NewSharedInformerFactoryWithOptions(clients.Kube, resync, kubeinformers.WithNamespace(namespace))
-	c, err := widgetcontroller.New(clients, shop, kube, controller.Options{Workers: workers, Registerer: registry})
-	if err != nil {
-		return err
-	}
-
 	if metricsAddr != "0" {
 		listener, err := net.Listen("tcp", metricsAddr)
 		if err != nil {
@@ -96,9 +87,5 @@ func run(ctx context.Context, kubeconfig, namespace string, workers int, metrics
 		logger.Info("Serving metrics", "address", "http://"+listener.Addr().String()+"/metrics")
 	}
 
-	shop.StartWithContext(ctx)
-	kube.StartWithContext(ctx)
-	defer shop.Shutdown()
-	defer kube.Shutdown()
-	return c.Run(ctx)
+	return widgetcontroller.Run(ctx, clients, namespace, resync, controller.Options{Workers: workers, Registerer: registry})
 }
