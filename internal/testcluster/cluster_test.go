@@ -161,11 +161,19 @@ func TestCompactExpiresOldResourceVersions(t *testing.T) {
 		t.Fatalf("watch from %s before compaction: %s event, want MODIFIED", oldRV, ev.Type)
 	}
 
+	// One more write, so that the compaction revision is past the update:
+	// a watch from oldRV starts at the update's revision, which etcd still
+	// serves when it is the compaction revision itself (its previous value
+	// gone, which kube-apiserver reports as an internal error, not 410).
+	later, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "later"}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	rev, err := cluster.Compact(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cur, _ := strconv.ParseInt(cm.ResourceVersion, 10, 64); rev < cur {
+	if cur, _ := strconv.ParseInt(later.ResourceVersion, 10, 64); rev < cur {
 		t.Errorf("compacted at revision %d, before the last write (%d)", rev, cur)
 	}
 	// Compacting again, with nothing written in between, is fine.
@@ -199,7 +207,7 @@ func TestCompactExpiresOldResourceVersions(t *testing.T) {
 	}
 
 	// A watch from the current resourceVersion still works.
-	w, err = cms.Watch(ctx, metav1.ListOptions{ResourceVersion: cm.ResourceVersion})
+	w, err = cms.Watch(ctx, metav1.ListOptions{ResourceVersion: later.ResourceVersion})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -120,8 +120,11 @@ func (c *Cluster) etcdRevision(ctx context.Context) (int64, error) {
 
 // Compact compacts etcd's history up to its current revision, physically
 // (it returns once the old revisions are gone), and returns that revision.
-// After it, a list or watch from an older resourceVersion fails with 410
-// Gone (apierrors.IsResourceExpired or apierrors.IsGone), unless
+// After it, a list at a resourceVersion older than that revision fails with
+// 410 Gone (apierrors.IsResourceExpired or apierrors.IsGone), and so does a
+// watch from one older than the revision before it (a watch from
+// resourceVersion r starts at revision r+1, which etcd still serves when it
+// is the compaction revision itself), unless
 // kube-apiserver's watch cache (Options.WatchCache) still has that
 // resourceVersion in its window. Compacting again with no write in between
 // is not an error.
