@@ -7,6 +7,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clientcache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
@@ -68,11 +69,7 @@ func TestGeneratedWidgetIndexesAgreeWithTheServer(t *testing.T) {
 
 	factory := externalversions.NewSharedInformerFactoryWithOptions(c.shop, 0, externalversions.WithNamespace(ns))
 	lister := factory.Shop().V1().Widgets().Lister()
-	factory.StartWithContext(ctx)
-	t.Cleanup(factory.Shutdown) // after t.Context() ends
-	if res := factory.WaitForCacheSyncWithContext(ctx); res.Err != nil {
-		t.Fatal(res.Err)
-	}
+	startSynced(t, factory)
 	agree := func() string {
 		list, err := api.List(ctx, metav1.ListOptions{})
 		if err != nil {
@@ -128,11 +125,7 @@ func TestGeneratedBuiltInIndexesAgreeWithTheServer(t *testing.T) {
 
 	factory := kubeinformers.NewSharedInformerFactoryWithOptions(c.kube, 0, kubeinformers.WithNamespace(ns))
 	lister := factory.Core().V1().Pods().Lister()
-	factory.StartWithContext(ctx)
-	t.Cleanup(factory.Shutdown) // after t.Context() ends
-	if res := factory.WaitForCacheSyncWithContext(ctx); res.Err != nil {
-		t.Fatal(res.Err)
-	}
+	startSynced(t, factory)
 	agree := func() string {
 		list, err := api.List(ctx, metav1.ListOptions{})
 		if err != nil {
@@ -159,6 +152,24 @@ func TestGeneratedBuiltInIndexesAgreeWithTheServer(t *testing.T) {
 		}
 		return agree()
 	})
+}
+
+// informerFactory is what startSynced needs of a generated factory.
+type informerFactory interface {
+	StartWithContext(ctx context.Context)
+	WaitForCacheSyncWithContext(ctx context.Context) clientcache.SyncResult
+	Shutdown()
+}
+
+// startSynced starts the informers requested from factory until the test
+// ends, and waits for them to sync.
+func startSynced(t *testing.T, factory informerFactory) {
+	t.Helper()
+	factory.StartWithContext(t.Context())
+	t.Cleanup(factory.Shutdown) // runs after t.Context() ends
+	if res := factory.WaitForCacheSyncWithContext(t.Context()); res.Err != nil {
+		t.Fatal(res.Err)
+	}
 }
 
 // setPhase writes a pod's status.phase through the status subresource.
