@@ -29,9 +29,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
@@ -74,7 +71,7 @@ func run(ctx context.Context, controllerBin, crds, logPath string) (err error) {
 	}
 	fmt.Printf("  installed the CRDs of %s\n", crds)
 	kubeconfig := filepath.Join(cluster.Dir(), "kubeconfig")
-	if err := writeKubeconfig(config, kubeconfig); err != nil {
+	if err := cluster.WriteKubeconfig(kubeconfig, namespace); err != nil {
 		return err
 	}
 
@@ -176,16 +173,6 @@ func printWrites(logPath string) error {
 
 // step prints the heading of a step of the demo.
 func step(s string) { fmt.Printf("\n==> %s\n", s) }
-
-// writeKubeconfig writes a kubeconfig for config (token and CA) to path.
-func writeKubeconfig(config *rest.Config, path string) error {
-	kc := clientcmdapi.NewConfig()
-	kc.Clusters["demo"] = &clientcmdapi.Cluster{Server: config.Host, CertificateAuthorityData: config.CAData}
-	kc.AuthInfos["demo"] = &clientcmdapi.AuthInfo{Token: config.BearerToken}
-	kc.Contexts["demo"] = &clientcmdapi.Context{Cluster: "demo", AuthInfo: "demo", Namespace: namespace}
-	kc.CurrentContext = "demo"
-	return clientcmd.WriteToFile(*kc, path)
-}
 
 // waitForStatuses waits until n Widgets report a Ready condition.
 func waitForStatuses(ctx context.Context, shop versioned.Interface, n int) error {

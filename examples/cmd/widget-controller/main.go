@@ -3,10 +3,17 @@
 // ConfigMap and the Widget's status up to date.
 //
 //	widget-controller --kubeconfig ~/.kube/config [--namespace NS] [--workers N] [--metrics-bind-address 127.0.0.1:8080]
+//	                  [--leader-elect --leader-elect-namespace NS]
 //
 // Without --kubeconfig it uses $KUBECONFIG, then the in-cluster
 // configuration, as kubectl does. It serves Prometheus metrics on
 // /metrics and stops gracefully on SIGINT or SIGTERM.
+//
+// With --leader-elect, replicas share the work through client-go's leader
+// election on a Lease (widget-controller in --leader-elect-namespace): only
+// the holder reconciles. A replica that stops releases the Lease, so another
+// takes over at once; a replica that loses it exits with an error, to be
+// restarted as a follower.
 package main
 
 import (
@@ -18,14 +25,19 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/uuid"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/client-go/tools/leaderelection"
+	"k8s.io/client-go/tools/leaderelection/resourcelock"
 	"k8s.io/klog/v2"
 
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
@@ -41,19 +53,26 @@ func main() {
 		workers     = flag.Int("workers", 2, "Widgets reconciled concurrently")
 		metricsAddr = flag.String("metrics-bind-address", "127.0.0.1:8080", `address of the /metrics endpoint ("0" disables it)`)
 		resync      = flag.Duration("resync", 10*time.Minute, "resync period of the informers (0 disables resync)")
+		election    leaderElection
 	)
+	flag.BoolVar(&election.enabled, "leader-elect", false, "run as one of several replicas: reconcile only while holding the Lease")
+	flag.StringVar(&election.namespace, "leader-elect-namespace", "default", "namespace of the Lease")
+	flag.StringVar(&election.identity, "leader-elect-id", "", "this replica's identity in the Lease (default: hostname and a random suffix)")
+	flag.DurationVar(&election.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "how long followers wait before taking over a Lease that is not renewed")
+	flag.DurationVar(&election.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "how long the leader keeps trying to renew before it gives up")
+	flag.DurationVar(&election.retryPeriod, "leader-elect-retry-period", 2*time.Second, "how often to try to acquire or renew the Lease")
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *kubeconfig, *namespace, *workers, *metricsAddr, *resync); err != nil {
+	if err := run(ctx, *kubeconfig, *namespace, *workers, *metricsAddr, *resync, election); err != nil {
 		klog.ErrorS(err, "widget-controller failed")
 		klog.FlushAndExit(klog.ExitFlushTimeout, 1)
 	}
 	klog.Flush()
 }
 
-func run(ctx context.Context, kubeconfig, namespace string, workers int, metricsAddr string, resync time.Duration) error {
+func run(ctx context.Context, kubeconfig, namespace string, workers int, metricsAddr string, resync time.Duration, election leaderElection) error {
 	logger := klog.FromContext(ctx)
 	rules := clientcmd.NewDefaultClientConfigLoadingRules()
 	rules.ExplicitPath = kubeconfig
@@ -87,5 +106,68 @@ func run(ctx context.Context, kubeconfig, namespace string, workers int, metrics
 		logger.Info("Serving metrics", "address", "http://"+listener.Addr().String()+"/metrics")
 	}
 
-	return widgetcontroller.Run(ctx, clients, namespace, resync, controller.Options{Workers: workers, Registerer: registry})
+	opts := controller.Options{Workers: workers, Registerer: registry}
+	if !election.enabled {
+		return widgetcontroller.Run(ctx, clients, namespace, resync, opts)
+	}
+	return election.run(ctx, clients.Kube, func(ctx context.Context) error {
+		return widgetcontroller.Run(ctx, clients, namespace, resync, opts)
+	})
+}
+
+// leaderElection configures the leader election of --leader-elect.
+type leaderElection struct {
+	enabled                                   bool
+	namespace, identity                       string
+	leaseDuration, renewDeadline, retryPeriod time.Duration
+}
+
+// run calls lead while this replica holds the Lease, and returns when ctx
+// ends (nil, or lead's error) or when the Lease is lost (an error).
+func (e leaderElection) run(ctx context.Context, kube kubernetes.Interface, lead func(context.Context) error) error {
+	logger := klog.FromContext(ctx)
+	identity := e.identity
+	if identity == "" {
+		host, err := os.Hostname()
+		if err != nil {
+			return err
+		}
+		identity = host + "_" + string(uuid.NewUUID())
+	}
+	lock := &resourcelock.LeaseLock{
+		LeaseMeta:  metav1.ObjectMeta{Namespace: e.namespace, Name: widgetcontroller.Name},
+		Client:     kube.CoordinationV1(),
+		LockConfig: resourcelock.ResourceLockConfig{Identity: identity},
+	}
+	// client-go calls OnStartedLeading on a goroutine of its own and
+	// returns from RunOrDie without waiting for it: wait for lead here.
+	var acquired atomic.Bool
+	leadErr := make(chan error, 1)
+	logger.Info("Waiting for the Lease", "lease", klog.KObj(&lock.LeaseMeta), "identity", identity)
+	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
+		Lock:            lock,
+		Name:            widgetcontroller.Name,
+		LeaseDuration:   e.leaseDuration,
+		RenewDeadline:   e.renewDeadline,
+		RetryPeriod:     e.retryPeriod,
+		ReleaseOnCancel: true,
+		Callbacks: leaderelection.LeaderCallbacks{
+			OnStartedLeading: func(ctx context.Context) {
+				acquired.Store(true)
+				logger.Info("Leading", "identity", identity)
+				leadErr <- lead(ctx)
+			},
+			OnStoppedLeading: func() { logger.Info("Stopped leading", "identity", identity) },
+		},
+	})
+	if !acquired.Load() {
+		return nil // ctx ended before this replica led
+	}
+	if err := <-leadErr; err != nil {
+		return err
+	}
+	if ctx.Err() == nil {
+		return errors.New("lost the Lease")
+	}
+	return nil
 }
