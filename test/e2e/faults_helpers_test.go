@@ -467,6 +467,19 @@ func faultRunInformer(t *testing.T, inf *rcache.SharedIndexInformer[*corev1.Conf
 	})
 }
 
+// faultRunRecorded adds a faultRecorder to inf, runs inf until the test
+// ends and waits until both have synced.
+func faultRunRecorded(t *testing.T, inf *rcache.SharedIndexInformer[*corev1.ConfigMap]) *faultRecorder {
+	t.Helper()
+	rec := newFaultRecorder()
+	reg, err := inf.AddEventHandler(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	faultRunInformer(t, inf, reg)
+	return rec
+}
+
 // faultConfigMap returns a ConfigMap named name with one data entry.
 func faultConfigMap(name, value string) *corev1.ConfigMap {
 	return &corev1.ConfigMap{

@@ -30,12 +30,7 @@ func TestFaultAPIServerRestartMidStreamLosesNoChange(t *testing.T) {
 	api := c.kube.CoreV1().ConfigMaps(ns)
 	lw := newFaultListWatch(api)
 	inf := rcache.NewSharedIndexInformer(lw.ListWatch(c.kube), faultInformerOptions{Name: "restart"})
-	rec := newFaultRecorder()
-	reg, err := inf.AddEventHandler(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	faultRunInformer(t, inf, reg)
+	rec := faultRunRecorded(t, inf)
 
 	writer := startFaultChurn(t, api, "cm", 4, 10, 5*time.Millisecond)
 	time.Sleep(1500 * time.Millisecond)
@@ -113,12 +108,7 @@ func TestFaultCompactionWhileWatchIsDownRelistsAndDeliversMissedDeletesAsFinalSt
 			opts := tc.opts
 			opts.Name = "compaction"
 			inf := rcache.NewSharedIndexInformer(lw.ListWatch(mode.client(c)), opts)
-			rec := newFaultRecorder()
-			reg, err := inf.AddEventHandler(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			faultRunInformer(t, inf, reg)
+			rec := faultRunRecorded(t, inf)
 			faultWaitConverged(t, api, inf, rec)
 
 			listsBefore := lw.fullLists()
@@ -197,12 +187,7 @@ func TestFaultServerWatchTimeoutsResumeWithoutRelist(t *testing.T) {
 			// within a second without an event for a failure, and relists.
 			lw.watchTimeout = 2
 			inf := rcache.NewSharedIndexInformer(lw.ListWatch(mode.client(c)), faultInformerOptions{Name: "timeouts"})
-			rec := newFaultRecorder()
-			reg, err := inf.AddEventHandler(rec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			faultRunInformer(t, inf, reg)
+			rec := faultRunRecorded(t, inf)
 
 			writer := startFaultChurn(t, api, "cm", 2, 10, 10*time.Millisecond)
 			time.Sleep(9 * time.Second)
