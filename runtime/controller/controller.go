@@ -272,7 +272,7 @@ func (c *Controller[T]) process(ctx context.Context, key cache.ObjectName) {
 	result, err := c.reconcile(klog.NewContext(ctx, logger), key)
 	c.metrics.duration.Observe(time.Since(start).Seconds())
 	if err != nil {
-		c.metrics.total.WithLabelValues(resultError).Inc()
+		c.metrics.failed.Inc()
 		c.metrics.errors.Inc()
 		retries := c.recordFailure(key)
 		if c.opts.MaxRetries >= 0 && retries > c.opts.MaxRetries {
@@ -287,11 +287,11 @@ func (c *Controller[T]) process(ctx context.Context, key cache.ObjectName) {
 	}
 	c.forget(key)
 	if result.RequeueAfter > 0 {
-		c.metrics.total.WithLabelValues(resultRequeueAfter).Inc()
+		c.metrics.requeued.Inc()
 		c.queue.AddAfter(key, result.RequeueAfter)
 		return
 	}
-	c.metrics.total.WithLabelValues(resultSuccess).Inc()
+	c.metrics.succeeded.Inc()
 }
 
 // reconcile calls the reconciler, turning a panic into an error.

@@ -66,9 +66,9 @@ func TestRetriesAFailingKeyWithGrowingBackoffUntilItSucceeds(t *testing.T) {
 		}
 	}
 	eventually(t, "one success counted", func() bool {
-		return testutil.ToFloat64(c.metrics.total.WithLabelValues(resultSuccess)) == 1
+		return testutil.ToFloat64(c.metrics.succeeded) == 1
 	})
-	if got := testutil.ToFloat64(c.metrics.total.WithLabelValues(resultError)); got != 3 {
+	if got := testutil.ToFloat64(c.metrics.failed); got != 3 {
 		t.Errorf("error results = %v, want 3", got)
 	}
 	c.failuresMu.Lock()
@@ -125,8 +125,8 @@ func TestRequeueAfterReconcilesAgainAfterTheDuration(t *testing.T) {
 		t.Errorf("requeued after %v, want at least %v", gap, after)
 	}
 	eventually(t, "one requeue_after and one success counted", func() bool {
-		return testutil.ToFloat64(c.metrics.total.WithLabelValues(resultRequeueAfter)) == 1 &&
-			testutil.ToFloat64(c.metrics.total.WithLabelValues(resultSuccess)) == 1
+		return testutil.ToFloat64(c.metrics.requeued) == 1 &&
+			testutil.ToFloat64(c.metrics.succeeded) == 1
 	})
 }
 
@@ -244,7 +244,7 @@ func TestAPanickingReconcileIsCountedAndRetried(t *testing.T) {
 	rec.waitFor(t, key("ns", "bomb"), 2)
 	eventually(t, "one panic counted as one error", func() bool {
 		return testutil.ToFloat64(c.metrics.panics) == 1 && testutil.ToFloat64(c.metrics.errors) == 1 &&
-			testutil.ToFloat64(c.metrics.total.WithLabelValues(resultSuccess)) == 1
+			testutil.ToFloat64(c.metrics.succeeded) == 1
 	})
 }
 
@@ -312,7 +312,7 @@ func TestMetricsOfTwoControllersShareOneRegistry(t *testing.T) {
 	env.run(first)
 	rec.waitFor(t, key("ns", "m"), 1)
 	eventually(t, "one success counted", func() bool {
-		return testutil.ToFloat64(first.metrics.total.WithLabelValues(resultSuccess)) == 1
+		return testutil.ToFloat64(first.metrics.succeeded) == 1
 	})
 	families, err := reg.Gather()
 	if err != nil {

@@ -18,7 +18,10 @@ const (
 // shared by every controller registered on one registry and told apart by
 // the "controller" label (the workqueue's by "name", as client-go's are).
 type metrics struct {
-	total    *prometheus.CounterVec
+	// succeeded, failed and requeued are controller_reconcile_total's
+	// series for the results success, error and requeue_after.
+	succeeded, failed, requeued prometheus.Counter
+
 	errors   prometheus.Counter
 	panics   prometheus.Counter
 	dropped  prometheus.Counter
@@ -65,11 +68,13 @@ func newMetrics(reg prometheus.Registerer, name string) (*metrics, workqueue.Met
 		}
 	}
 	return &metrics{
-		total:    c.total.MustCurryWith(prometheus.Labels{"controller": name}),
-		errors:   c.errors.WithLabelValues(name),
-		panics:   c.panics.WithLabelValues(name),
-		dropped:  c.dropped.WithLabelValues(name),
-		duration: c.duration.WithLabelValues(name),
+		succeeded: c.total.WithLabelValues(name, resultSuccess),
+		failed:    c.total.WithLabelValues(name, resultError),
+		requeued:  c.total.WithLabelValues(name, resultRequeueAfter),
+		errors:    c.errors.WithLabelValues(name),
+		panics:    c.panics.WithLabelValues(name),
+		dropped:   c.dropped.WithLabelValues(name),
+		duration:  c.duration.WithLabelValues(name),
 	}, provider, nil
 }
 
