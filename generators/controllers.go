@@ -14,23 +14,8 @@ const RuntimeControllerPkg = "github.com/informer-gen-plus/informer-gen-plus/run
 // controllers/<group>/<version>, with a constructor per kind that has an
 // informer.
 func controllerTargets(m *Model, l layout) []generator.Target {
-	var targets []generator.Target
-	for _, g := range m.Groups {
-		for _, v := range g.Versions {
-			kinds := kindsWhere(v, func(k *Kind) bool { return k.Informer })
-			if len(kinds) == 0 {
-				continue
-			}
-			parts := []string{"controllers", g.PackageName, v.Name}
-			pkg := l.pkg(parts...)
-			var gens []generator.Generator
-			for _, k := range kinds {
-				gens = append(gens, newFileGenerator(pkg, fileName(k), templates.Controller, controllerArgs(l, k)))
-			}
-			targets = append(targets, l.target(v.Name, parts, gens...))
-		}
-	}
-	return targets
+	return perKindTargets(m, l, "controllers", func(k *Kind) bool { return k.Informer }, templates.Controller,
+		func(k *Kind) func(*generator.Context) generator.Args { return controllerArgs(l, k) })
 }
 
 func controllerArgs(l layout, k *Kind) func(*generator.Context) generator.Args {

@@ -19,34 +19,15 @@ const RuntimeCachePkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/
 // listersPath returns the path, below the output directory, of the lister
 // package of a group version: listers/<group>/<version>.
 func listersPath(v *Version) []string {
-	return []string{"listers", v.Group.PackageName, v.Name}
+	return versionPath("listers", v)
 }
 
 // listerTargets lays out one lister package per group version.
 func listerTargets(m *Model, l layout) []generator.Target {
-	var targets []generator.Target
-	for _, g := range m.Groups {
-		for _, v := range g.Versions {
-			kinds := kindsWhere(v, func(k *Kind) bool { return k.Lister })
-			if len(kinds) == 0 {
-				continue
-			}
-			parts := listersPath(v)
-			var gens []generator.Generator
-			for _, k := range kinds {
-				gens = append(gens, newListerGenerator(l.pkg(parts...), k))
-			}
-			targets = append(targets, l.target(v.Name, parts, gens...))
-		}
-	}
-	return targets
-}
-
-// newListerGenerator writes the lister file of one kind.
-func newListerGenerator(outputPackage string, k *Kind) generator.Generator {
-	return newFileGenerator(outputPackage, fileName(k), templates.Lister, func(c *generator.Context) generator.Args {
-		return listerArgs(c, k)
-	})
+	return perKindTargets(m, l, "listers", func(k *Kind) bool { return k.Lister }, templates.Lister,
+		func(k *Kind) func(*generator.Context) generator.Args {
+			return func(c *generator.Context) generator.Args { return listerArgs(c, k) }
+		})
 }
 
 // fileName is the name of a kind's file in lister and informer packages.

@@ -160,6 +160,37 @@ func (l layout) target(name string, parts []string, gens ...generator.Generator)
 	}
 }
 
+// versionPath returns the path, below the output directory, of the package
+// of group version v under root: <root>/<group>/<version>.
+func versionPath(root string, v *Version) []string {
+	return []string{root, v.Group.PackageName, v.Name}
+}
+
+// perKindTargets lays out one package per group version under root
+// (versionPath), holding one file per kind that keep selects, written from
+// template with the arguments args gives for the kind. A group version
+// without such a kind gets no package.
+func perKindTargets(m *Model, l layout, root string, keep func(*Kind) bool, template string,
+	args func(k *Kind) func(*generator.Context) generator.Args) []generator.Target {
+	var targets []generator.Target
+	for _, g := range m.Groups {
+		for _, v := range g.Versions {
+			kinds := kindsWhere(v, keep)
+			if len(kinds) == 0 {
+				continue
+			}
+			parts := versionPath(root, v)
+			pkg := l.pkg(parts...)
+			var gens []generator.Generator
+			for _, k := range kinds {
+				gens = append(gens, newFileGenerator(pkg, fileName(k), template, args(k)))
+			}
+			targets = append(targets, l.target(v.Name, parts, gens...))
+		}
+	}
+	return targets
+}
+
 // kindsWhere returns the kinds of v for which keep is true.
 func kindsWhere(v *Version, keep func(*Kind) bool) []*Kind {
 	var out []*Kind
