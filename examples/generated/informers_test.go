@@ -20,6 +20,7 @@ import (
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/lookupcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
 )
 
 func widget(ns, name, color string, size int32, images ...string) *shopv1.Widget {
@@ -36,17 +37,7 @@ func widget(ns, name, color string, size int32, images ...string) *shopv1.Widget
 // eventually polls check until it returns "" or 10 s pass.
 func eventually(t *testing.T, what string, check func() string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		msg := check()
-		if msg == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %s", what, msg)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testwait.For(t, 10*time.Second, what, check)
 }
 
 // The generated factory, informers and listers sync from client-gen's fake

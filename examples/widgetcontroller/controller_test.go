@@ -19,6 +19,7 @@ import (
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned/fake"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/controller"
 )
 
@@ -82,17 +83,7 @@ func configMap(namespace, name string, data map[string]string) *corev1.ConfigMap
 // eventually polls check until it returns "" or 10 s pass.
 func (e *env) eventually(what string, check func() string) {
 	e.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		msg := check()
-		if msg == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			e.t.Fatalf("%s: %s", what, msg)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testwait.For(e.t, 10*time.Second, what, check)
 }
 
 // rendered waits until the Widget's ConfigMap holds want.

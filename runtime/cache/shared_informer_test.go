@@ -22,6 +22,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
 )
 
 // The item numbers in comments refer to /work/shared/clientgo-semantics.md.
@@ -44,13 +46,7 @@ type (
 // informerTestTimeout.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(informerTestTimeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	testwait.Until(t, informerTestTimeout, what, cond)
 }
 
 // receive returns the next value from ch (the zero value once ch is closed),

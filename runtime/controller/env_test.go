@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
 
@@ -213,11 +214,5 @@ func (c *Controller[T]) isStarted() bool {
 // eventually waits until cond holds, failing the test after 10 seconds.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for: %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	testwait.Until(t, 10*time.Second, what, cond)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testcluster"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
 )
 
 // cluster is the control plane of the package's tests.
@@ -56,15 +57,5 @@ func newClients(t testing.TB) clients {
 // eventually polls check until it returns "" or 30 s pass.
 func eventually(t testing.TB, what string, check func() string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		msg := check()
-		if msg == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %s", what, msg)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testwait.For(t, 30*time.Second, what, check)
 }
