@@ -33,6 +33,7 @@ import (
 
 	kubepods "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/core/v1"
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/lookupcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
@@ -420,7 +421,7 @@ func scaleOurs(client kubernetes.Interface, selector string) scaleInformer {
 			default:
 				panic("no index " + name)
 			}
-			return scaleKeys(got)
+			return lookupcheck.Keys(got)
 		},
 	}
 }
@@ -479,7 +480,7 @@ func scaleClientGo(client kubernetes.Interface, selector string) scaleInformer {
 					got = append(got, p)
 				}
 			}
-			return scaleKeys(got)
+			return lookupcheck.Keys(got)
 		},
 	}
 }
@@ -491,16 +492,6 @@ func scaleByKey(pods []*corev1.Pod) map[string]*corev1.Pod {
 		m[p.Namespace+"/"+p.Name] = p
 	}
 	return m
-}
-
-// scaleKeys returns the sorted keys (namespace/name) of pods.
-func scaleKeys(pods []*corev1.Pod) []string {
-	keys := make([]string, len(pods))
-	for i, p := range pods {
-		keys[i] = p.Namespace + "/" + p.Name
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // scaleLookup is one index lookup the test compares: the pods of namespace
@@ -559,7 +550,7 @@ func scaleLookupTargets(listed []corev1.Pod) []scaleLookup {
 				}
 			}
 		}
-		l.want = scaleKeys(match)
+		l.want = lookupcheck.Keys(match)
 	}
 	return lookups
 }
