@@ -298,16 +298,28 @@ func (c *Cluster) waitReady(ctx context.Context, p *process, ready func(context.
 	}
 }
 
-// apiserverReady succeeds when kube-apiserver's /readyz answers 200. It
-// asks through the cluster's own clients, so that polling reuses one
-// connection instead of building a TLS transport per attempt.
+// apiserverReady succeeds when kube-apiserver's /readyz answers 200.
 func (c *Cluster) apiserverReady(ctx context.Context) error {
-	kc, err := c.clients()
+	client, err := rest.HTTPClientFor(c.config)
 	if err != nil {
 		return err
 	}
-	_, err = kc.discovery.RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
-	return err
+	defer client.CloseIdleConnections()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.config.Host+"/readyz", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		body := make([]byte, 512)
+		n, _ := resp.Body.Read(body)
+		return fmt.Errorf("/readyz: %s: %s", resp.Status, strings.TrimSpace(string(body[:n])))
+	}
+	return nil
 }
 
 // Config returns a new copy of the configuration of a client of the
