@@ -13,12 +13,14 @@ BENCH_TIME ?= 1s
 # Packages whose tests run with the race detector: all but the generator,
 # which is single-threaded and whose gengo parser shares global state, and
 # the end-to-end packages, which need the local control plane (make e2e).
+# The compile-compatibility test (make compat) runs on its own: it builds
+# scratch modules, and the race detector would only slow it down.
 E2E_PKGS = ./internal/testcluster/ ./test/e2e/
-RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/testcluster' -e '/test/e2e')
+RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/testcluster' -e '/test/e2e' -e '/test/compat')
 # Iterations of each fuzz target in `make test`.
 FUZZ_ITERATIONS ?= 20000
 
-.PHONY: all build vet generate verify test unit e2e demo fuzz bench smoke-kube bench-gen testbin clean
+.PHONY: all build vet generate verify test unit compat e2e demo fuzz bench smoke-kube bench-gen testbin clean
 
 all: build
 
@@ -57,14 +59,21 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzJoinSplit$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x ./generators/markers/
 
+## compat: generate informer-gen + lister-gen output and informer-gen-plus
+## output for one API package, compile the same consumer code (test/compat)
+## against both, naming every use that does not compile, then run it on a
+## fake clientset against both and compare what it observes.
+compat:
+	$(GO) test -count=1 -timeout 30m ./test/compat/
+
 ## e2e: build the local control plane when missing (make testbin), then run
 ## the end-to-end tests against a real etcd and kube-apiserver on 127.0.0.1.
 e2e: testbin
 	$(GO) test -race -count=1 -timeout 30m $(E2E_PKGS)
 
-## test: vet, verify the generated code, the tests, the fuzz targets, then
-## the end-to-end tests (the README's test command).
-test: vet verify unit fuzz e2e
+## test: vet, verify the generated code, the tests, the fuzz targets, the
+## compatibility test, then the end-to-end tests (the README's test command).
+test: vet verify unit fuzz compat e2e
 
 ## bench: run our benchmarks and client-go's side by side on the same data.
 bench:
