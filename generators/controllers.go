@@ -11,11 +11,11 @@ import (
 const RuntimeControllerPkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/controller"
 
 // controllerTargets lays out one controller package per group version,
-// controllers/<group>/<version>, with a constructor per kind that has an
+// <controllers>/<group>/<version>, with a constructor per kind that has an
 // informer.
 func controllerTargets(m *Model, l layout) []generator.Target {
-	return perKindTargets(m, l, "controllers", func(k *Kind) bool { return k.Informer }, templates.Controller,
-		func(k *Kind) func(*generator.Context) generator.Args { return controllerArgs(l, k) })
+	return perKindTargets(m, l, l.controllers, func(k *Kind) bool { return k.Informer }, templates.Controller,
+		func(k *Kind) func(*generator.Context) generator.Args { return controllerArgs(l, k) }, nil)
 }
 
 func controllerArgs(l layout, k *Kind) func(*generator.Context) generator.Args {
@@ -28,7 +28,7 @@ func controllerArgs(l layout, k *Kind) func(*generator.Context) generator.Args {
 			"name":          c.Namers["allLowercasePlural"].Name(k.Type) + "." + groupDisplayName(v.Group),
 			"accessor":      factoryAccessor(c, k),
 			"groupVersion":  types.Ref(v.Package, "SchemeGroupVersion"),
-			"factory":       types.Ref(l.pkg(informersPath()...), "SharedInformerFactory"),
+			"factory":       types.Ref(l.informers, "SharedInformerFactory"),
 			"reconciler":    types.Ref(RuntimeControllerPkg, "Reconciler"),
 			"options":       types.Ref(RuntimeControllerPkg, "Options"),
 			"predicate":     types.Ref(RuntimeControllerPkg, "Predicate"),

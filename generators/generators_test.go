@@ -28,7 +28,7 @@ const (
 )
 
 func args(dir string, inputs ...string) Args {
-	return Args{OutputDir: dir, OutputPkg: goldenPkg, VersionedClientSetPackage: clientsetP, Inputs: inputs}
+	return Args{OutputDir: dir, OutputPkg: goldenPkg, VersionedClientSetPackage: clientsetP, WithControllers: true, Inputs: inputs}
 }
 
 // The output for testdata/apis/toys is the committed golden tree, byte for
@@ -54,15 +54,19 @@ func TestGeneratedListersMatchGolden(t *testing.T) {
 		"controllers/toys/v1/box.go",
 		"controllers/toys/v1/robot.go",
 		"informers/externalversions/factory.go",
+		"informers/externalversions/generic.go",
+		"informers/externalversions/internalinterfaces/factory_interfaces.go",
 		"informers/externalversions/toys/interface.go",
 		"informers/externalversions/toys/v1/box.go",
 		"informers/externalversions/toys/v1/interface.go",
 		"informers/externalversions/toys/v1/robot.go",
 		"listers/toys/v1/box.go",
+		"listers/toys/v1/crate.go",
+		"listers/toys/v1/expansion_generated.go",
 		"listers/toys/v1/robot.go",
 	}
 	if got := files.Paths(); !slices.Equal(got, want) {
-		t.Errorf("generated %v\nwant %v (Gear has no list verb)", got, want)
+		t.Errorf("generated %v\nwant %v (Crate cannot watch: no informer; Gear cannot list: nothing)", got, want)
 	}
 	for _, rel := range files.Paths() {
 		content, _ := files.Content(rel)
@@ -70,9 +74,9 @@ func TestGeneratedListersMatchGolden(t *testing.T) {
 			t.Errorf("%s does not start with the generated-code header", rel)
 		}
 	}
-	// The listers must compile; the informers need a clientset, which the
-	// examples' tests compile and run against instead.
-	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo}, goldenPkg+"/listers/...")
+	// The whole tree compiles, with the hand-written robot_expansion.go,
+	// against the stand-in clientset of testdata/clientset.
+	pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedTypes | packages.NeedSyntax | packages.NeedTypesInfo}, goldenPkg+"/...")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +130,7 @@ func TestBadMarkersFailTheRunAndWriteNothing(t *testing.T) {
 		file + `:16: +index(name: byColor, label: color): index byColor of Thing is declared twice (first at `,
 		file + `:17: +index(name: byMissing, func: "` + badInput + `.Missing"): function ` + badInput + `.Missing not found`,
 		file + `:18: +index(name: byWrong, func: "` + badInput + `.Wrong"): function ` + badInput + `.Wrong must have the signature func(*` + badInput + `.Thing) []string`,
-		file + `:40: +index(name: byName, field: metadata.name): type Loose has +index markers but no informer is generated for it`,
+		file + `:40: +index(name: byName, field: metadata.name): type Loose has +index markers but no lister is generated for it`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not report\n  %s\ngot:\n%v", want, err)
@@ -149,7 +153,7 @@ func TestBadPackageLevelMarkers(t *testing.T) {
 	for _, want := range []string{
 		file + `:3: +index(for: "k8s.io/api/core/v1.Podd", name: byNode, field: spec.nodeName): type Podd not found in package k8s.io/api/core/v1`,
 		file + `:4: +index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeNam): field spec.nodeNam: spec has no field "nodeNam"; did you mean spec.nodeName?`,
-		file + `:5: +index(for: "k8s.io/api/core/v1.PodSpec", name: byNode, field: nodeName): type k8s.io/api/core/v1.PodSpec has no +genclient with the list and watch verbs`,
+		file + `:5: +index(for: "k8s.io/api/core/v1.PodSpec", name: byNode, field: nodeName): type k8s.io/api/core/v1.PodSpec has no +genclient with the list verb`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not report\n  %s\ngot:\n%v", want, err)
@@ -208,5 +212,243 @@ func TestPlurals(t *testing.T) {
 	}
 	if _, err := (Args{PluralExceptions: []string{"Leaf"}}).pluralExceptions(); err == nil {
 		t.Error("a malformed plural exception was accepted")
+	}
+}
+
+// generated returns the paths Generate writes for a, below OutputRoot, and
+// that root.
+func generated(t *testing.T, a Args) (*output.Files, string) {
+	t.Helper()
+	files, err := Generate(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := a.OutputRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files, root
+}
+
+// The three layouts: informer-gen-plus's own, informer-gen's flags as
+// kube_codegen.sh passes them (informers in <out>/informers, listers in
+// <out>/listers), and lister-gen's (listers only).
+func TestLayouts(t *testing.T) {
+	const pkg = "example.dev/gen"
+	out := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args Args
+		root string // OutputRoot, relative to out
+		want []string
+		// informerImports is the lister package the Robot informer imports.
+		informerImports string
+	}{{
+		name: "own",
+		args: Args{OutputDir: out, OutputPkg: pkg},
+		root: ".",
+		want: []string{
+			"informers/externalversions/factory.go",
+			"informers/externalversions/generic.go",
+			"informers/externalversions/internalinterfaces/factory_interfaces.go",
+			"informers/externalversions/toys/interface.go",
+			"informers/externalversions/toys/v1/box.go",
+			"informers/externalversions/toys/v1/interface.go",
+			"informers/externalversions/toys/v1/robot.go",
+			"listers/toys/v1/box.go",
+			"listers/toys/v1/crate.go",
+			"listers/toys/v1/expansion_generated.go",
+			"listers/toys/v1/robot.go",
+		},
+		informerImports: pkg + "/listers/toys/v1",
+	}, {
+		name: "informer-gen",
+		args: Args{OutputDir: filepath.Join(out, "informers"), OutputPkg: pkg + "/informers", ListersPackage: pkg + "/listers", WithControllers: true},
+		root: ".",
+		want: []string{
+			"controllers/toys/v1/box.go",
+			"controllers/toys/v1/robot.go",
+			"informers/externalversions/factory.go",
+			"informers/externalversions/generic.go",
+			"informers/externalversions/internalinterfaces/factory_interfaces.go",
+			"informers/externalversions/toys/interface.go",
+			"informers/externalversions/toys/v1/box.go",
+			"informers/externalversions/toys/v1/interface.go",
+			"informers/externalversions/toys/v1/robot.go",
+			"listers/toys/v1/box.go",
+			"listers/toys/v1/crate.go",
+			"listers/toys/v1/expansion_generated.go",
+			"listers/toys/v1/robot.go",
+		},
+		informerImports: pkg + "/listers/toys/v1",
+	}, {
+		name: "informer-gen single directory, listers elsewhere",
+		args: Args{OutputDir: filepath.Join(out, "client", "informers"), OutputPkg: pkg + "/client/informers", ListersPackage: pkg + "/listers", SingleDirectory: true},
+		root: ".",
+		want: []string{
+			"client/informers/factory.go",
+			"client/informers/generic.go",
+			"client/informers/internalinterfaces/factory_interfaces.go",
+			"client/informers/toys/interface.go",
+			"client/informers/toys/v1/box.go",
+			"client/informers/toys/v1/interface.go",
+			"client/informers/toys/v1/robot.go",
+			"listers/toys/v1/box.go",
+			"listers/toys/v1/crate.go",
+			"listers/toys/v1/expansion_generated.go",
+			"listers/toys/v1/robot.go",
+		},
+		informerImports: pkg + "/listers/toys/v1",
+	}, {
+		name: "lister-gen",
+		args: Args{OutputDir: filepath.Join(out, "listers"), OutputPkg: pkg + "/listers"},
+		root: "listers",
+		want: []string{
+			"toys/v1/box.go",
+			"toys/v1/crate.go",
+			"toys/v1/expansion_generated.go",
+			"toys/v1/robot.go",
+		},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := tc.args
+			a.Inputs = []string{toysInput}
+			if a.ListersPackage != "" || tc.name == "own" {
+				a.VersionedClientSetPackage = clientsetP
+			}
+			files, root := generated(t, a)
+			if want := filepath.Join(out, tc.root); root != want {
+				t.Errorf("output root = %s, want %s", root, want)
+			}
+			if got := files.Paths(); !slices.Equal(got, tc.want) {
+				t.Errorf("generated\n  %v\nwant\n  %v", got, tc.want)
+			}
+			if tc.informerImports == "" {
+				return
+			}
+			for _, rel := range files.Paths() {
+				if strings.HasSuffix(rel, "toys/v1/robot.go") && !strings.HasPrefix(rel, "listers/") && !strings.HasPrefix(rel, "controllers/") {
+					content, _ := files.Content(rel)
+					if !bytes.Contains(content, []byte(`"`+tc.informerImports+`"`)) {
+						t.Errorf("%s does not import the listers from %s:\n%s", rel, tc.informerImports, content)
+					}
+				}
+			}
+		})
+	}
+}
+
+// Flags that cannot work are refused with a reason.
+func TestArgsErrors(t *testing.T) {
+	base := Args{OutputDir: t.TempDir(), OutputPkg: "example.dev/gen", VersionedClientSetPackage: clientsetP, Inputs: []string{toysInput}}
+	for _, tc := range []struct {
+		change func(*Args)
+		want   string
+	}{
+		{func(a *Args) { a.InternalClientSetPackage = "example.dev/internal" }, "--internal-clientset-package is not supported"},
+		{func(a *Args) { a.ListersPackage = "other.dev/listers" }, "shares no leading path with --output-pkg"},
+		{func(a *Args) { a.VersionedClientSetPackage = ""; a.WithControllers = true }, "--with-controllers needs --versioned-clientset-package"},
+		{func(a *Args) { a.LintRules = []string{"no-such-rule"} }, "no-such-rule"},
+		{func(a *Args) { a.PluralExceptions = []string{"Leaf"} }, "is not Kind:Plural"},
+		{func(a *Args) { a.OutputPkg = "" }, "--output-pkg must be specified"},
+	} {
+		a := base
+		tc.change(&a)
+		if err := a.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Validate() = %v, want an error containing %q", err, tc.want)
+		}
+	}
+	if err := base.Validate(); err != nil {
+		t.Errorf("Validate() of good args = %v", err)
+	}
+}
+
+// Controllers are generated only on request; without the request, those of
+// an earlier run are stale.
+func TestControllersAreOptIn(t *testing.T) {
+	dir := t.TempDir()
+	if err := Run(args(dir, toysInput)); err != nil {
+		t.Fatal(err)
+	}
+	controller := filepath.Join(dir, "controllers", "toys", "v1", "robot.go")
+	if _, err := os.Stat(controller); err != nil {
+		t.Fatalf("with WithControllers: %v", err)
+	}
+	without := args(dir, toysInput)
+	without.WithControllers = false
+	if err := Run(without); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(controller); !os.IsNotExist(err) {
+		t.Fatalf("without WithControllers, the earlier controller is still there: %v", err)
+	}
+}
+
+// As lister-gen: a hand-written <kind>_expansion.go in a lister package
+// declares that kind's expansion interfaces instead of
+// expansion_generated.go, and no run overwrites or removes it, nor any other
+// file without the generated-code header; --verify-only does not call them
+// stale.
+func TestExpansionFilesAreRespected(t *testing.T) {
+	dir := t.TempDir()
+	listers := filepath.Join(dir, "listers", "toys", "v1")
+	handWritten := map[string][]byte{
+		filepath.Join(listers, "robot_expansion.go"): []byte("package v1\n\ntype RobotListerExpansion interface{}\n\ntype RobotNamespaceListerExpansion interface{}\n"),
+		filepath.Join(listers, "box.go.orig"):        []byte("a backup\n"),
+		filepath.Join(dir, "informers", "README.md"): []byte("notes\n"),
+		// A user's Go file among the generated ones, without the header.
+		filepath.Join(dir, "informers", "externalversions", "extra.go"): []byte("package externalversions\n"),
+	}
+	for path, content := range handWritten {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 2 { // the first run writes, the second finds the files in place
+		if err := Run(args(dir, toysInput)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expansions, err := os.ReadFile(filepath.Join(listers, "expansion_generated.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"RobotListerExpansion", "RobotNamespaceListerExpansion"} {
+		if bytes.Contains(expansions, []byte(name)) {
+			t.Errorf("expansion_generated.go declares %s, which robot_expansion.go declares", name)
+		}
+	}
+	for _, name := range []string{"BoxListerExpansion", "CrateListerExpansion", "CrateNamespaceListerExpansion"} {
+		if !bytes.Contains(expansions, []byte("type "+name+" interface{}")) {
+			t.Errorf("expansion_generated.go does not declare %s:\n%s", name, expansions)
+		}
+	}
+	for path, content := range handWritten {
+		if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, content) {
+			t.Errorf("%s was changed or removed: %q, %v", path, got, err)
+		}
+	}
+	verify := args(dir, toysInput)
+	verify.VerifyOnly = true
+	if err := Run(verify); err != nil {
+		t.Errorf("--verify-only with hand-written files: %v", err)
+	}
+
+	// Without the hand-written file, expansion_generated.go declares both.
+	if err := os.Remove(filepath.Join(listers, "robot_expansion.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(verify); err == nil || !strings.Contains(err.Error(), "differs: listers/toys/v1/expansion_generated.go") {
+		t.Errorf("--verify-only after removing robot_expansion.go = %v, want expansion_generated.go to differ", err)
+	}
+	if err := Run(args(dir, toysInput)); err != nil {
+		t.Fatal(err)
+	}
+	expansions, _ = os.ReadFile(filepath.Join(listers, "expansion_generated.go"))
+	if !bytes.Contains(expansions, []byte("type RobotNamespaceListerExpansion interface{}")) {
+		t.Errorf("expansion_generated.go without robot_expansion.go:\n%s", expansions)
 	}
 }

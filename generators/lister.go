@@ -1,6 +1,8 @@
 package generators
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 
 	"k8s.io/gengo/v2/generator"
@@ -12,26 +14,48 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/templates"
 )
 
-// RuntimeCachePkg is the import path of the runtime every generated file
+// RuntimeCachePkg is the import path of the runtime every generated lister
 // builds on.
 const RuntimeCachePkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 
-// listersPath returns the path, below the output directory, of the lister
-// package of a group version: listers/<group>/<version>.
-func listersPath(v *Version) []string {
-	return versionPath("listers", v)
-}
+// ClientGoCachePkg is client-go's tools/cache, whose interfaces the
+// generated code implements and accepts.
+const ClientGoCachePkg = "k8s.io/client-go/tools/cache"
 
-// listerTargets lays out one lister package per group version.
+// listerTargets lays out one lister package per group version: a file per
+// kind and expansion_generated.go.
 func listerTargets(m *Model, l layout) []generator.Target {
-	return perKindTargets(m, l, "listers", func(k *Kind) bool { return k.Lister }, templates.Lister,
+	return perKindTargets(m, l, l.listers, func(k *Kind) bool { return k.Lister }, templates.Lister,
 		func(k *Kind) func(*generator.Context) generator.Args {
 			return func(c *generator.Context) generator.Args { return listerArgs(c, k) }
+		},
+		func(pkg string, _ *Version, kinds []*Kind) []generator.Generator {
+			return []generator.Generator{newFileGenerator(pkg, "expansion_generated.go", templates.Expansion, expansionArgs(l.dir(pkg), kinds))}
 		})
 }
 
-// fileName is the name of a kind's file in lister and informer packages.
-func fileName(k *Kind) string { return strings.ToLower(k.Type.Name.Name) + ".go" }
+// expansionArgs are the arguments of expansion_generated.go: the kinds
+// whose expansion interfaces it declares. As lister-gen, it leaves out the
+// kinds with a hand-written <kind>_expansion.go in the package's directory,
+// which declares them instead (and may add methods to the lister).
+func expansionArgs(dir string, kinds []*Kind) func(*generator.Context) generator.Args {
+	return func(*generator.Context) generator.Args {
+		var declared []*Kind
+		for _, k := range kinds {
+			if !hasExpansionFile(dir, k) {
+				declared = append(declared, k)
+			}
+		}
+		return generator.Args{"kinds": declared}
+	}
+}
+
+// hasExpansionFile reports whether dir holds the hand-written expansion file
+// of k, <kind in lower case>_expansion.go.
+func hasExpansionFile(dir string, k *Kind) bool {
+	_, err := os.Stat(filepath.Join(dir, strings.ToLower(k.Type.Name.Name)+"_expansion.go"))
+	return err == nil
+}
 
 // indexData is what the lister template needs of one index.
 type indexData struct {
@@ -45,18 +69,21 @@ type indexData struct {
 func listerArgs(c *generator.Context, k *Kind) generator.Args {
 	t := k.Type
 	raw := c.Namers["raw"]
+	// client-go's cache is imported as cache, the runtime's as runtimecache.
+	raw.Name(types.Ref(ClientGoCachePkg, "Indexer"))
 	public, private := c.Namers["public"].Name(t), c.Namers["private"].Name(t)
 	var all, funcs, labels []indexData
 	for _, ix := range k.Indexes {
 		d := indexData{
-			Name:       ix.Marker.Name,
-			Const:      public + markers.MethodName(ix.Marker.Name) + "Index",
-			Method:     markers.MethodName(ix.Marker.Name),
-			Func:       public + markers.MethodName(ix.Marker.Name),
-			Doc:        describeIndex(ix),
-			Params:     strings.Join(ix.Params, ", ") + " string",
-			Value:      ix.Params[0],
-			Key:        ix.Spec.Key,
+			Name:   ix.Marker.Name,
+			Const:  public + markers.MethodName(ix.Marker.Name) + "Index",
+			Method: markers.MethodName(ix.Marker.Name),
+			Func:   public + markers.MethodName(ix.Marker.Name),
+			Doc:    describeIndex(ix),
+			Params: strings.Join(ix.Params, ", ") + " string",
+			Value:  ix.Params[0],
+			Key:    ix.Spec.Key,
+
 			Type:       raw.Name(t),
 			Plural:     c.Namers["publicPlural"].Name(t),
 			Singular:   public,
@@ -81,8 +108,11 @@ func listerArgs(c *generator.Context, k *Kind) generator.Args {
 		"funcIndexes":     funcs,
 		"labelIndexes":    labels,
 		"selector":        types.Ref("k8s.io/apimachinery/pkg/labels", "Selector"),
-		"indexer":         types.Ref(RuntimeCachePkg, "Indexer"),
-		"indexers":        types.Ref(RuntimeCachePkg, "Indexers"),
+		"indexer":         types.Ref(ClientGoCachePkg, "Indexer"),
+		"cacheIndexers":   types.Ref(ClientGoCachePkg, "Indexers"),
+		"indexFuncs":      types.Ref(RuntimeCachePkg, "Indexers"),
+		"addIndexes":      types.Ref(RuntimeCachePkg, "AddIndexes"),
+		"toIndexers":      types.Ref(RuntimeCachePkg, "ToIndexers"),
 		"lister":          types.Ref(RuntimeCachePkg, "Lister"),
 		"namespaceLister": types.Ref(RuntimeCachePkg, "NamespaceLister"),
 		"newLister":       types.Ref(RuntimeCachePkg, "NewLister"),

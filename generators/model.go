@@ -23,8 +23,9 @@ import (
 )
 
 // Model is what one run generates for: the kinds of the input packages (and
-// the built-in kinds named by package-level markers) that informers and
-// listers are generated for, by group and version, with their checked indexes.
+// the built-in kinds named by package-level markers) that listers or
+// informers are generated for, by group and version, with their checked
+// indexes.
 type Model struct {
 	Groups []*Group // sorted by package name
 }
@@ -46,6 +47,9 @@ type Version struct {
 	Name    string // "v1"
 	Package string // import path of the types
 	Kinds   []*Kind
+	// listers and informers say whether the package lets lister-gen and
+	// informer-gen generate for it (+k8s:lister-gen, +k8s:informer-gen).
+	listers, informers bool
 }
 
 // Kind is one resource type.
@@ -53,8 +57,12 @@ type Kind struct {
 	Version    *Version
 	Type       *types.Type
 	Namespaced bool
-	// Informer and Lister say what to generate for it (opt-outs honoured).
-	Informer, Lister bool
+	// Lister and Informer say what to generate for it: a lister for the
+	// kinds lister-gen writes one for (+genclient with the list and get
+	// verbs) and for those with an informer; an informer for the kinds
+	// informer-gen writes one for (+genclient with the list and watch verbs);
+	// opt-outs honoured.
+	Lister, Informer bool
 	Indexes          []*Index
 }
 
@@ -69,8 +77,12 @@ type Index struct {
 
 // BuildModel reads the input packages of c. It reports every marker error,
 // each with its file:line, joined in one error.
-func BuildModel(c *generator.Context) (*Model, error) {
+// lintRules are the tag-checking rules of --lint-rules.
+func BuildModel(c *generator.Context, lintRules ...string) (*Model, error) {
 	b := &modelBuilder{c: c, groups: map[string]*Group{}, versions: map[string]*Version{}}
+	if len(lintRules) > 0 {
+		b.identify = append(b.identify, apidefinitions.WithLintRules(lintRules...))
+	}
 	for _, input := range c.Inputs {
 		b.addPackage(c.Universe.Package(input))
 	}
@@ -93,6 +105,7 @@ type modelBuilder struct {
 	c        *generator.Context
 	groups   map[string]*Group   // by package name
 	versions map[string]*Version // by types package path
+	identify []apidefinitions.Option
 	errs     []error
 }
 
@@ -116,8 +129,8 @@ func (b *modelBuilder) addPackage(p *types.Package) {
 	for _, name := range slices.Sorted(maps.Keys(found.Types)) {
 		ms := found.Types[name]
 		k := kinds[name]
-		if k == nil {
-			b.fail(ms[0].Errorf("type %s has +index markers but no informer is generated for it (it needs +genclient with the list and watch verbs)", name))
+		if k == nil || !k.Lister {
+			b.fail(ms[0].Errorf("type %s has +index markers but no lister is generated for it (it needs +genclient with the list verb, and no opt-out)", name))
 			continue
 		}
 		for _, m := range ms {
@@ -131,19 +144,24 @@ func (b *modelBuilder) addPackage(p *types.Package) {
 	}
 }
 
-// version returns the version of a types package that informers are
-// generated for, creating its group; nil when the package opts out or has no
-// such types.
+// version returns the version of a types package that listers or
+// informers are generated for, creating its group; nil when the package opts
+// out of both.
 func (b *modelBuilder) version(p *types.Package) *Version {
 	if v, ok := b.versions[p.Path]; ok {
 		return v
 	}
-	info, err := apidefinitions.Identify(p, apidefinitions.Informer)
+	listers, err := apidefinitions.Identify(p, apidefinitions.Lister, b.identify...)
 	if err != nil {
 		b.fail(fmt.Errorf("package %s: %w", p.Path, err))
 		return nil
 	}
-	if !info.ShouldGenerate() {
+	informers, err := apidefinitions.Identify(p, apidefinitions.Informer, b.identify...)
+	if err != nil {
+		b.fail(fmt.Errorf("package %s: %w", p.Path, err))
+		return nil
+	}
+	if !listers.ShouldGenerate() && !informers.ShouldGenerate() {
 		b.versions[p.Path] = nil
 		return nil
 	}
@@ -170,13 +188,15 @@ func (b *modelBuilder) version(p *types.Package) *Version {
 	if goName, err := genutil.ExtractCommentTagsWithoutArguments("+", []string{"groupGoName"}, p.Comments); err == nil && goName["groupGoName"] != nil {
 		g.GoName = namer.IC(goName["groupGoName"][0])
 	}
-	v := &Version{Group: g, Name: versionName, Package: path.Clean(p.Path)}
+	v := &Version{Group: g, Name: versionName, Package: path.Clean(p.Path),
+		listers: listers.ShouldGenerate(), informers: informers.ShouldGenerate()}
 	g.Versions = append(g.Versions, v)
 	b.versions[p.Path] = v
 	return v
 }
 
-// kind returns the kind for t when informers are generated for it.
+// kind returns the kind for t when a lister or an informer is generated for
+// it.
 func (b *modelBuilder) kind(v *Version, p *types.Package, t *types.Type) *Kind {
 	lines := append(slices.Clone(t.SecondClosestCommentLines), t.CommentLines...)
 	tags, err := util.ParseClientGenTags(lines)
@@ -184,15 +204,21 @@ func (b *modelBuilder) kind(v *Version, p *types.Package, t *types.Type) *Kind {
 		b.fail(fmt.Errorf("type %s.%s: %w", p.Path, t.Name.Name, err))
 		return nil
 	}
-	if !tags.GenerateClient || tags.NoVerbs || !tags.HasVerb("list") || !tags.HasVerb("watch") {
+	if !tags.GenerateClient || tags.NoVerbs || !tags.HasVerb("list") {
 		return nil
 	}
-	k := &Kind{Version: v, Type: t, Namespaced: !tags.NonNamespaced, Informer: true, Lister: true}
+	k := &Kind{Version: v, Type: t, Namespaced: !tags.NonNamespaced}
+	k.Informer = v.informers && tags.HasVerb("watch")
+	// An informer's Lister needs a lister even when the client cannot get.
+	k.Lister = v.listers && (tags.HasVerb("get") || k.Informer)
 	if enabled, ok := typeSwitch(lines, "+k8s:lister-gen"); ok {
-		k.Lister = enabled
+		k.Lister = k.Lister && enabled
 	}
 	if enabled, ok := typeSwitch(lines, "+k8s:informer-gen"); ok {
-		k.Informer = enabled
+		k.Informer = k.Informer && enabled
+	}
+	if !k.Lister && !k.Informer {
+		return nil
 	}
 	v.Kinds = append(v.Kinds, k)
 	return k
@@ -225,19 +251,28 @@ func (b *modelBuilder) declaredKind(m markers.Marker) *Kind {
 	}
 	v := b.version(p)
 	if v == nil {
-		b.fail(m.Errorf("package %s is not a group/version package informers can be generated for", pkgPath))
+		b.fail(m.Errorf("package %s is not a group/version package listers can be generated for", pkgPath))
 		return nil
 	}
+	k := b.knownKind(v, t)
+	if k == nil {
+		k = b.kind(v, p, t)
+	}
+	if k == nil || !k.Lister {
+		b.fail(m.Errorf("type %s has no +genclient with the list verb, or opts out of listers", m.For))
+		return nil
+	}
+	return k
+}
+
+// knownKind returns the kind of t in v, if it was added already.
+func (b *modelBuilder) knownKind(v *Version, t *types.Type) *Kind {
 	for _, k := range v.Kinds {
 		if k.Type == t {
 			return k
 		}
 	}
-	k := b.kind(v, p, t)
-	if k == nil {
-		b.fail(m.Errorf("type %s has no +genclient with the list and watch verbs", m.For))
-	}
-	return k
+	return nil
 }
 
 // addIndex checks a marker against its kind and adds the index.
@@ -312,7 +347,7 @@ func isIdentifier(s string) bool {
 	switch s {
 	case "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func", "go", "goto",
 		"if", "import", "interface", "map", "package", "range", "return", "select", "struct", "switch", "type", "var",
-		"obj", "l", "ns":
+		"obj", "s", "l", "ns", "indexer":
 		return false
 	}
 	return true

@@ -1,8 +1,8 @@
 // Package generators is informer-gen-plus's generator: it reads API type
 // packages with gengo, checks their +index markers, and writes listers (with
-// typed index lookups) through gengo targets, one generator per generated
-// file kind. Output is assembled in memory and written only when the whole
-// run has succeeded.
+// typed index lookups), informers and, when asked, controllers through gengo
+// targets, one generator per generated file kind. Output is assembled in
+// memory and written only when the whole run has succeeded.
 package generators
 
 import (
@@ -11,25 +11,31 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strings"
 
+	"k8s.io/code-generator/pkg/apidefinitions"
 	"k8s.io/gengo/v2"
 	"k8s.io/gengo/v2/generator"
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/parser"
+	"k8s.io/gengo/v2/types"
 
 	"github.com/informer-gen-plus/informer-gen-plus/generators/output"
 )
 
 // Args are the inputs of a run. Their flag names follow informer-gen's and
-// lister-gen's.
+// lister-gen's; the layout they select is described by plan.
 type Args struct {
 	OutputDir                 string   // --output-dir
 	OutputPkg                 string   // --output-pkg
 	VersionedClientSetPackage string   // --versioned-clientset-package
+	InternalClientSetPackage  string   // --internal-clientset-package: rejected
+	ListersPackage            string   // --listers-package
+	SingleDirectory           bool     // --single-directory
 	GoHeaderFile              string   // --go-header-file
 	PluralExceptions          []string // --plural-exceptions, Kind:Plural
+	LintRules                 []string // --lint-rules
+	WithControllers           bool     // --with-controllers
 	VerifyOnly                bool     // --verify-only
 	Inputs                    []string // input packages
 }
@@ -41,18 +47,31 @@ func (a Args) Validate() error {
 		return errors.New("--output-dir must be specified")
 	case a.OutputPkg == "":
 		return errors.New("--output-pkg must be specified")
-	case a.VersionedClientSetPackage == "":
-		return errors.New("--versioned-clientset-package must be specified")
+	case a.InternalClientSetPackage != "":
+		return errors.New("--internal-clientset-package is not supported: informer-gen-plus generates informers for versioned API packages only, through --versioned-clientset-package")
+	case a.VersionedClientSetPackage == "" && a.ListersPackage != "":
+		return errors.New("--listers-package needs --versioned-clientset-package (without it, only listers are generated)")
+	case a.VersionedClientSetPackage == "" && a.WithControllers:
+		return errors.New("--with-controllers needs --versioned-clientset-package (without it, only listers are generated)")
 	case len(a.Inputs) == 0:
 		return errors.New("at least one input package must be given")
 	}
-	_, err := a.pluralExceptions()
+	if err := apidefinitions.ValidateFlags(a.LintRules); err != nil {
+		return err
+	}
+	if _, err := a.pluralExceptions(); err != nil {
+		return err
+	}
+	_, err := a.plan()
 	return err
 }
 
 func (a Args) pluralExceptions() (map[string]string, error) {
 	out := map[string]string{"Endpoints": "Endpoints"}
 	for _, e := range a.PluralExceptions {
+		if e == "" {
+			continue
+		}
 		kind, plural, ok := strings.Cut(e, ":")
 		if !ok || kind == "" || plural == "" {
 			return nil, fmt.Errorf("--plural-exceptions: %q is not Kind:Plural", e)
@@ -60,6 +79,99 @@ func (a Args) pluralExceptions() (map[string]string, error) {
 		out[kind] = plural
 	}
 	return out, nil
+}
+
+// plan is where a run writes: the import paths of the generated trees and
+// the directory they map to. Every tree is a package path below basePkg,
+// written to the same path below baseDir.
+type plan struct {
+	baseDir, basePkg string
+	// listers is the root of the lister packages (<listers>/<group>/<version>).
+	listers string
+	// informers is the package of the shared informer factory; empty when
+	// only listers are generated.
+	informers string
+	// controllers is the root of the controller packages; empty when they
+	// are not generated.
+	controllers string
+	// owned are the directories, relative to baseDir, that the run owns:
+	// generated files of an earlier run found there and not generated any
+	// more are removed. Files without the generated-code header never are.
+	owned []string
+}
+
+// plan lays out the output. There are three layouts:
+//
+//   - informer-gen-plus's own (no --listers-package): --output-dir is the
+//     root of listers/, informers/externalversions/ and controllers/;
+//   - informer-gen's (--listers-package): --output-dir is informer-gen's
+//     (externalversions/ below it, or the factory itself with
+//     --single-directory), and the listers are written to the package
+//     --listers-package names, placed relative to --output-pkg (kube_codegen.sh
+//     passes <out>/informers and <pkg>/listers: they go to <out>/listers);
+//     controllers go beside the informers, to <output-pkg>/../controllers;
+//   - lister-gen's (no --versioned-clientset-package): only listers, in
+//     <output-dir>/<group>/<version>.
+func (a Args) plan() (plan, error) {
+	pkg := path.Clean(a.OutputPkg)
+	dir, err := filepath.Abs(a.OutputDir)
+	if err != nil {
+		return plan{}, err
+	}
+	switch {
+	case a.VersionedClientSetPackage == "":
+		return plan{baseDir: dir, basePkg: pkg, listers: pkg, owned: []string{"."}}, nil
+	case a.ListersPackage == "":
+		p := plan{baseDir: dir, basePkg: pkg, listers: path.Join(pkg, "listers"), informers: path.Join(pkg, "informers")}
+		if !a.SingleDirectory {
+			p.informers = path.Join(p.informers, "externalversions")
+		}
+		if a.WithControllers {
+			p.controllers = path.Join(pkg, "controllers")
+		}
+		p.owned = []string{"listers", "informers", "controllers"}
+		return p, nil
+	}
+	listers := path.Clean(a.ListersPackage)
+	controllers := path.Join(path.Dir(pkg), "controllers")
+	base := commonPath(pkg, commonPath(listers, controllers))
+	if base == "" || base == "." {
+		return plan{}, fmt.Errorf("--listers-package %s shares no leading path with --output-pkg %s: cannot tell which directory it is", listers, pkg)
+	}
+	up := strings.Count(strings.TrimPrefix(pkg, base), "/")
+	baseDir := dir
+	for range up {
+		baseDir = filepath.Dir(baseDir)
+	}
+	p := plan{baseDir: baseDir, basePkg: base, listers: listers, informers: pkg}
+	if !a.SingleDirectory {
+		p.informers = path.Join(pkg, "externalversions")
+	}
+	if a.WithControllers {
+		p.controllers = controllers
+	}
+	for _, owned := range []string{pkg, listers, controllers} {
+		p.owned = append(p.owned, p.rel(owned))
+	}
+	return p, nil
+}
+
+// commonPath is the longest leading sequence of whole elements a and b share.
+func commonPath(a, b string) string {
+	as, bs := strings.Split(a, "/"), strings.Split(b, "/")
+	n := 0
+	for n < len(as) && n < len(bs) && as[n] == bs[n] {
+		n++
+	}
+	return strings.Join(as[:n], "/")
+}
+
+// rel is the slash-separated path of package pkg below basePkg.
+func (p plan) rel(pkg string) string {
+	if pkg == p.basePkg {
+		return "."
+	}
+	return strings.TrimPrefix(pkg, p.basePkg+"/")
 }
 
 // NameSystems are the namers templates use.
@@ -70,25 +182,33 @@ func NameSystems(pluralExceptions map[string]string) namer.NameSystems {
 		"raw":                namer.NewRawNamer("", nil),
 		"publicPlural":       namer.NewPublicPluralNamer(pluralExceptions),
 		"allLowercasePlural": namer.NewAllLowercasePluralNamer(pluralExceptions),
+		"lowercaseSingular":  lowercaseSingular{},
 	}
 }
 
+// lowercaseSingular names a type by its name in lower case, as lister-gen
+// names resources in NotFound errors ("widget.shop.example.dev").
+type lowercaseSingular struct{}
+
+func (lowercaseSingular) Name(t *types.Type) string { return strings.ToLower(t.Name.Name) }
+
 // Generate runs the generator and returns the files it would write, without
-// touching the output directory.
+// touching the output directory. Their paths are relative to OutputRoot.
 func Generate(a Args) (*output.Files, error) {
 	if err := a.Validate(); err != nil {
 		return nil, err
 	}
 	plurals, _ := a.pluralExceptions()
-	p := parser.NewWithOptions(parser.Options{BuildTags: []string{gengo.StdBuildTag}})
-	if err := p.LoadPackages(a.Inputs...); err != nil {
+	p, _ := a.plan()
+	parsed := parser.NewWithOptions(parser.Options{BuildTags: []string{gengo.StdBuildTag}})
+	if err := parsed.LoadPackages(a.Inputs...); err != nil {
 		return nil, fmt.Errorf("loading input packages: %w", err)
 	}
-	c, err := generator.NewContext(p, NameSystems(plurals), "public")
+	c, err := generator.NewContext(parsed, NameSystems(plurals), "public")
 	if err != nil {
 		return nil, fmt.Errorf("reading input packages: %w", err)
 	}
-	model, err := BuildModel(c)
+	model, err := BuildModel(c, a.LintRules...)
 	if err != nil {
 		return nil, err
 	}
@@ -103,10 +223,17 @@ func Generate(a Args) (*output.Files, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(staging)
-	files := output.New(ownedDirs...)
+	files := output.New(p.owned...)
 	c.FileTypes[generator.GoFileType] = files.GoFileType(staging)
-	l := layout{outputPkg: a.OutputPkg, outputDir: staging, clientset: a.VersionedClientSetPackage, header: header}
-	if err := c.ExecuteTargets(slices.Concat(listerTargets(model, l), informerTargets(model, l), controllerTargets(model, l))); err != nil {
+	l := layout{plan: p, staging: staging, clientset: a.VersionedClientSetPackage, header: header}
+	targets := listerTargets(model, l)
+	if p.informers != "" {
+		targets = append(targets, informerTargets(model, l)...)
+	}
+	if p.controllers != "" {
+		targets = append(targets, controllerTargets(model, l)...)
+	}
+	if err := c.ExecuteTargets(targets); err != nil {
 		return nil, err
 	}
 	return files, nil
@@ -119,8 +246,12 @@ func Run(a Args) error {
 	if err != nil {
 		return err
 	}
+	root, err := a.OutputRoot()
+	if err != nil {
+		return err
+	}
 	if a.VerifyOnly {
-		drift, err := files.Compare(a.OutputDir)
+		drift, err := files.Compare(root)
 		if err != nil {
 			return err
 		}
@@ -129,49 +260,56 @@ func Run(a Args) error {
 		}
 		return nil
 	}
-	_, err = files.Write(a.OutputDir)
+	_, err = files.Write(root)
 	return err
 }
 
-// ownedDirs are the subdirectories of --output-dir the generator writes; only
-// there does it remove generated files it no longer generates.
-var ownedDirs = []string{"listers", "informers", "controllers"}
+// OutputRoot is the directory the paths of Generate's files are relative
+// to: --output-dir, or with --listers-package the directory that holds both
+// it and the listers.
+func (a Args) OutputRoot() (string, error) {
+	p, err := a.plan()
+	return p.baseDir, err
+}
 
 // layout says where the generated packages go and what they share.
 type layout struct {
-	outputPkg, outputDir string // the output as a whole
-	clientset            string // import path of the versioned clientset
-	header               []byte // of every file
+	plan
+	staging   string // where gengo assembles the files: baseDir's stand-in
+	clientset string // import path of the versioned clientset
+	header    []byte // of every file
 }
 
-// pkg returns the import path of the package at parts below the output.
-func (l layout) pkg(parts ...string) string {
-	return path.Join(append([]string{l.outputPkg}, parts...)...)
+// dir returns the directory the package pkg is written to.
+func (l layout) dir(pkg string) string {
+	return filepath.Join(l.baseDir, filepath.FromSlash(l.rel(pkg)))
 }
 
-// target returns the target of the package at parts below the output.
-func (l layout) target(name string, parts []string, gens ...generator.Generator) generator.Target {
+// target returns the target of the package pkg, called name.
+func (l layout) target(name, pkg string, gens ...generator.Generator) generator.Target {
 	return &generator.SimpleTarget{
 		PkgName:        name,
-		PkgPath:        l.pkg(parts...),
-		PkgDir:         filepath.Join(append([]string{l.outputDir}, parts...)...),
+		PkgPath:        pkg,
+		PkgDir:         filepath.Join(l.staging, filepath.FromSlash(l.rel(pkg))),
 		HeaderComment:  l.header,
 		GeneratorsFunc: func(*generator.Context) []generator.Generator { return gens },
 	}
 }
 
-// versionPath returns the path, below the output directory, of the package
-// of group version v under root: <root>/<group>/<version>.
-func versionPath(root string, v *Version) []string {
-	return []string{root, v.Group.PackageName, v.Name}
+// versionPkg returns the package of group version v under root:
+// <root>/<group>/<version>.
+func versionPkg(root string, v *Version) string {
+	return path.Join(root, v.Group.PackageName, v.Name)
 }
 
 // perKindTargets lays out one package per group version under root
-// (versionPath), holding one file per kind that keep selects, written from
-// template with the arguments args gives for the kind. A group version
-// without such a kind gets no package.
+// (versionPkg), holding one file per kind that keep selects, written from
+// template with the arguments args gives for the kind, and the files extra
+// returns for the package. A group version without such a kind gets no
+// package.
 func perKindTargets(m *Model, l layout, root string, keep func(*Kind) bool, template string,
-	args func(k *Kind) func(*generator.Context) generator.Args) []generator.Target {
+	args func(k *Kind) func(*generator.Context) generator.Args,
+	extra func(pkg string, v *Version, kinds []*Kind) []generator.Generator) []generator.Target {
 	var targets []generator.Target
 	for _, g := range m.Groups {
 		for _, v := range g.Versions {
@@ -179,13 +317,15 @@ func perKindTargets(m *Model, l layout, root string, keep func(*Kind) bool, temp
 			if len(kinds) == 0 {
 				continue
 			}
-			parts := versionPath(root, v)
-			pkg := l.pkg(parts...)
+			pkg := versionPkg(root, v)
 			var gens []generator.Generator
+			if extra != nil {
+				gens = extra(pkg, v, kinds)
+			}
 			for _, k := range kinds {
 				gens = append(gens, newFileGenerator(pkg, fileName(k), template, args(k)))
 			}
-			targets = append(targets, l.target(v.Name, parts, gens...))
+			targets = append(targets, l.target(v.Name, pkg, gens...))
 		}
 	}
 	return targets
@@ -201,6 +341,10 @@ func kindsWhere(v *Version, keep func(*Kind) bool) []*Kind {
 	}
 	return out
 }
+
+// fileName is the name of a kind's file in lister, informer and controller
+// packages.
+func fileName(k *Kind) string { return strings.ToLower(k.Type.Name.Name) + ".go" }
 
 func groupDisplayName(g *Group) string {
 	if g.Name == "" {

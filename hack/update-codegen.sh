@@ -5,10 +5,11 @@
 #     examples/apis (deepcopy-gen);
 #   * the versioned clientset, with its fake, in
 #     examples/generated/clientset/versioned (client-gen);
-#   * the listers and typed index lookups of the example types in
-#     examples/generated, and of the built-in types that
-#     examples/apis/kubeindexes declares indexes for in
-#     examples/generated/kube (informer-gen-plus, built from this tree);
+#   * the listers (with typed index lookups), informers and controllers of
+#     the example types in examples/generated, and the listers and informers
+#     of the built-in types that examples/apis/kubeindexes declares indexes
+#     for in examples/generated/kube (informer-gen-plus, built from this
+#     tree);
 #   * the CustomResourceDefinitions of the example API groups in
 #     examples/config/crd (controller-gen).
 #
@@ -138,8 +139,9 @@ informer_gen_plus() {
 	go run ./cmd/informer-gen-plus --go-header-file "${BOILERPLATE}" ${plural[@]+"${plural[@]}"} "$@"
 }
 
-# gen_informers: listers and index lookups for the example API versions, and
-# for the built-in types of the package-level index declarations.
+# gen_informers: listers with index lookups, informers and (for the example
+# operator) controllers of the example API versions, and listers and
+# informers of the built-in types of the package-level index declarations.
 gen_informers() {
 	local inputs=() dir
 	while IFS= read -r dir; do
@@ -152,6 +154,7 @@ gen_informers() {
 		--output-dir "${OUT_DIR}" \
 		--output-pkg "${OUT_PKG}" \
 		--versioned-clientset-package "${OUT_PKG}/clientset/${CLIENTSET_NAME}" \
+		--with-controllers \
 		"${inputs[@]}"
 	log "informer-gen-plus: built-in types of ${APIS_DIR}/kubeindexes"
 	informer_gen_plus \

@@ -7,16 +7,24 @@ package templates
 
 import _ "embed"
 
-// Lister is the per-kind lister file: the lister and namespace lister
-// interfaces, their implementations over the runtime's generic lister, and
-// the kind's index names, index functions and index registration.
+// Lister is the per-kind lister file: lister-gen's lister and namespace
+// lister interfaces with a lookup per index, their implementations over the
+// runtime's lister, and the kind's index names, index functions and index
+// registration.
 //
 //go:embed lister.go.tmpl
 var Lister string
 
-// Informer is the per-kind informer file: the kind's informer accessor over
-// a shared factory, and constructors of standalone informers with every index
-// of the kind registered.
+// Expansion is the expansion_generated.go of a lister package: lister-gen's
+// empty expansion interfaces of the kinds without a hand-written
+// <kind>_expansion.go.
+//
+//go:embed expansion.go.tmpl
+var Expansion string
+
+// Informer is the per-kind informer file: informer-gen's informer
+// interfaces, aliases and constructors, over the runtime's informer with
+// every index of the kind registered.
 //
 //go:embed informer.go.tmpl
 var Informer string
@@ -31,11 +39,22 @@ var Version string
 //go:embed group.go.tmpl
 var Group string
 
-// Factory is the shared informer factory of the clientset, with
-// ForResource.
+// Factory is the shared informer factory of the clientset, over the
+// runtime's factory, with informer-gen's options.
 //
 //go:embed factory.go.tmpl
 var Factory string
+
+// FactoryInterfaces is internalinterfaces/factory_interfaces.go: what the
+// informers of each group version need of the factory.
+//
+//go:embed factory_interfaces.go.tmpl
+var FactoryInterfaces string
+
+// Generic is the factory's generic.go: GenericInformer and ForResource.
+//
+//go:embed generic.go.tmpl
+var Generic string
 
 // Controller is the per-kind controller file: a constructor of a
 // runtime/controller Controller whose primary source is the kind's informer

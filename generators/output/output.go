@@ -218,8 +218,8 @@ func hasHeader(path string) (bool, error) {
 
 // Write brings the tree under dir in line with the files: each changed or
 // missing file is written to a temporary file beside it and renamed into
-// place, then stale generated files are removed. It returns the drift it
-// fixed.
+// place, then stale generated files are removed, and the directories that
+// this leaves empty. It returns the drift it fixed.
 func (f *Files) Write(dir string) (Drift, error) {
 	d, err := f.Compare(dir)
 	if err != nil {
@@ -231,11 +231,28 @@ func (f *Files) Write(dir string) (Drift, error) {
 		}
 	}
 	for _, rel := range d.Stale {
-		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(rel))); err != nil {
+		path := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.Remove(path); err != nil {
 			return d, err
 		}
+		removeEmptyParents(dir, filepath.Dir(path))
 	}
 	return d, nil
+}
+
+// removeEmptyParents removes sub, a directory below dir, and its parents up
+// to dir, as long as they are empty.
+func removeEmptyParents(dir, sub string) {
+	for {
+		rel, err := filepath.Rel(dir, sub)
+		if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			return
+		}
+		if os.Remove(sub) != nil { // not empty (or gone): done
+			return
+		}
+		sub = filepath.Dir(sub)
+	}
 }
 
 func writeAtomic(path string, content []byte) error {

@@ -89,6 +89,7 @@ func TestWriteBringsTheTreeInLine(t *testing.T) {
 		"a/changed.go":  string(goFile("a", "var Y = 1")),
 		"b/old.go":      string(goFile("b", "var Z = 1")),
 		"b/handmade.go": "package b\n",
+		"d/x/y/old.go":  string(goFile("y", "var Z = 1")),
 	})
 	f := New("a", "b", "d")
 	_ = f.Add("a/changed.go", goFile("a", "var Y = 2"))
@@ -112,6 +113,13 @@ func TestWriteBringsTheTreeInLine(t *testing.T) {
 	}
 	if d, err := f.Compare(dir); err != nil || !d.Empty() {
 		t.Fatalf("after Write: drift %+v, %v", d, err)
+	}
+	// The directories a stale file leaves empty go too; the others stay.
+	if _, err := os.Stat(filepath.Join(dir, "d", "x")); !os.IsNotExist(err) {
+		t.Errorf("d/x, emptied by the removal of d/x/y/old.go: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "d", "e")); err != nil {
+		t.Errorf("d/e: %v", err)
 	}
 }
 

@@ -33,7 +33,7 @@ func NewDepotController(factory externalversions.SharedInformerFactory, reconcil
 		opts.Name = "depots.fleet.example.dev"
 	}
 	return controller.New(controller.Primary[*fleetv1.Depot]{
-		Informer:   factory.FleetExample().V1().Depots().Informer(),
+		Informer:   factory.FleetExample().V1().Depots().TypedInformer(),
 		GroupKind:  fleetv1.SchemeGroupVersion.WithKind("Depot").GroupKind(),
 		Namespaced: false,
 		Predicates: predicates,

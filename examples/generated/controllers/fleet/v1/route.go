@@ -33,7 +33,7 @@ func NewRouteController(factory externalversions.SharedInformerFactory, reconcil
 		opts.Name = "routes.fleet.example.dev"
 	}
 	return controller.New(controller.Primary[*fleetv1.Route]{
-		Informer:   factory.FleetExample().V1().Routes().Informer(),
+		Informer:   factory.FleetExample().V1().Routes().TypedInformer(),
 		GroupKind:  fleetv1.SchemeGroupVersion.WithKind("Route").GroupKind(),
 		Namespaced: true,
 		Predicates: predicates,

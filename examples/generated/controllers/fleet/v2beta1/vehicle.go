@@ -33,7 +33,7 @@ func NewVehicleController(factory externalversions.SharedInformerFactory, reconc
 		opts.Name = "vehicles.fleet.example.dev"
 	}
 	return controller.New(controller.Primary[*fleetv2beta1.Vehicle]{
-		Informer:   factory.FleetExample().V2beta1().Vehicles().Informer(),
+		Informer:   factory.FleetExample().V2beta1().Vehicles().TypedInformer(),
 		GroupKind:  fleetv2beta1.SchemeGroupVersion.WithKind("Vehicle").GroupKind(),
 		Namespaced: true,
 		Predicates: predicates,

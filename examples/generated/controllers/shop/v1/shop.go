@@ -33,7 +33,7 @@ func NewShopController(factory externalversions.SharedInformerFactory, reconcile
 		opts.Name = "shops.shop.example.dev"
 	}
 	return controller.New(controller.Primary[*shopv1.Shop]{
-		Informer:   factory.Shop().V1().Shops().Informer(),
+		Informer:   factory.Shop().V1().Shops().TypedInformer(),
 		GroupKind:  shopv1.SchemeGroupVersion.WithKind("Shop").GroupKind(),
 		Namespaced: false,
 		Predicates: predicates,

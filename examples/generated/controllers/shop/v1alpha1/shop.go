@@ -33,7 +33,7 @@ func NewShopController(factory externalversions.SharedInformerFactory, reconcile
 		opts.Name = "shops.shop.example.dev"
 	}
 	return controller.New(controller.Primary[*shopv1alpha1.Shop]{
-		Informer:   factory.Shop().V1alpha1().Shops().Informer(),
+		Informer:   factory.Shop().V1alpha1().Shops().TypedInformer(),
 		GroupKind:  shopv1alpha1.SchemeGroupVersion.WithKind("Shop").GroupKind(),
 		Namespaced: false,
 		Predicates: predicates,

@@ -33,7 +33,7 @@ func NewWidgetController(factory externalversions.SharedInformerFactory, reconci
 		opts.Name = "widgets.shop.example.dev"
 	}
 	return controller.New(controller.Primary[*shopv1alpha1.Widget]{
-		Informer:   factory.Shop().V1alpha1().Widgets().Informer(),
+		Informer:   factory.Shop().V1alpha1().Widgets().TypedInformer(),
 		GroupKind:  shopv1alpha1.SchemeGroupVersion.WithKind("Widget").GroupKind(),
 		Namespaced: true,
 		Predicates: predicates,

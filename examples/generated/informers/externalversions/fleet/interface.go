@@ -19,33 +19,36 @@ limitations under the License.
 package fleet
 
 import (
-	versioned "github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
 	v1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/fleet/v1"
 	v2beta1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/fleet/v2beta1"
-	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/internalinterfaces"
 )
 
-// Interface gives access to the versions of fleet.example.dev.
+// Interface provides access to each of the versions of fleet.example.dev.
 type Interface interface {
-	// V1 returns the informers of fleet.example.dev/v1.
+	// V1 provides access to shared informers for resources in fleet.example.dev/v1.
 	V1() v1.Interface
-	// V2beta1 returns the informers of fleet.example.dev/v2beta1.
+	// V2beta1 provides access to shared informers for resources in fleet.example.dev/v2beta1.
 	V2beta1() v2beta1.Interface
 }
 
-// New returns the informers of fleet.example.dev of a factory.
-func New(factory *informers.Factory[versioned.Interface]) Interface {
-	return group{factory: factory}
-}
-
 type group struct {
-	factory *informers.Factory[versioned.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (g group) V1() v1.Interface {
-	return v1.New(g.factory)
+// New returns a new Interface.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &group{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-func (g group) V2beta1() v2beta1.Interface {
-	return v2beta1.New(g.factory)
+// V1 returns a new v1.Interface.
+func (g *group) V1() v1.Interface {
+	return v1.New(g.factory, g.namespace, g.tweakListOptions)
+}
+
+// V2beta1 returns a new v2beta1.Interface.
+func (g *group) V2beta1() v2beta1.Interface {
+	return v2beta1.New(g.factory, g.namespace, g.tweakListOptions)
 }

@@ -19,33 +19,36 @@ limitations under the License.
 package shop
 
 import (
-	versioned "github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/internalinterfaces"
 	v1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/shop/v1"
 	v1alpha1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/shop/v1alpha1"
-	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 )
 
-// Interface gives access to the versions of shop.example.dev.
+// Interface provides access to each of the versions of shop.example.dev.
 type Interface interface {
-	// V1 returns the informers of shop.example.dev/v1.
+	// V1 provides access to shared informers for resources in shop.example.dev/v1.
 	V1() v1.Interface
-	// V1alpha1 returns the informers of shop.example.dev/v1alpha1.
+	// V1alpha1 provides access to shared informers for resources in shop.example.dev/v1alpha1.
 	V1alpha1() v1alpha1.Interface
 }
 
-// New returns the informers of shop.example.dev of a factory.
-func New(factory *informers.Factory[versioned.Interface]) Interface {
-	return group{factory: factory}
-}
-
 type group struct {
-	factory *informers.Factory[versioned.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (g group) V1() v1.Interface {
-	return v1.New(g.factory)
+// New returns a new Interface.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &group{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-func (g group) V1alpha1() v1alpha1.Interface {
-	return v1alpha1.New(g.factory)
+// V1 returns a new v1.Interface.
+func (g *group) V1() v1.Interface {
+	return v1.New(g.factory, g.namespace, g.tweakListOptions)
+}
+
+// V1alpha1 returns a new v1alpha1.Interface.
+func (g *group) V1alpha1() v1alpha1.Interface {
+	return v1alpha1.New(g.factory, g.namespace, g.tweakListOptions)
 }

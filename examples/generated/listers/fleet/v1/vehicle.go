@@ -20,18 +20,20 @@ package v1
 
 import (
 	fleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// VehicleLister lists Vehicles from an informer's cache.
-// The objects it returns are shared with the cache: do not mutate them.
+// VehicleLister helps list Vehicles.
+// All objects returned here must be treated as read-only.
 type VehicleLister interface {
-	// List returns the Vehicles of every namespace whose labels match selector.
-	List(selector labels.Selector) ([]*fleetv1.Vehicle, error)
-	// Vehicles returns a lister for the Vehicles of one namespace.
+	// List lists all Vehicles in the indexer.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*fleetv1.Vehicle, err error)
+	// Vehicles returns an object that can list and get Vehicles.
 	Vehicles(namespace string) VehicleNamespaceLister
 	// ByDepot returns the Vehicles of every namespace indexed by the name of their controlling Depot.
 	ByDepot(value string) ([]*fleetv1.Vehicle, error)
@@ -47,13 +49,61 @@ type VehicleLister interface {
 	ByDriver(name string) ([]*fleetv1.Vehicle, error)
 	// ByCapacity returns the Vehicles of every namespace indexed by spec.capacity.
 	ByCapacity(capacity string) ([]*fleetv1.Vehicle, error)
+	VehicleListerExpansion
 }
 
-// VehicleNamespaceLister lists the Vehicles of one namespace.
+// vehicleLister implements the VehicleLister interface.
+type vehicleLister struct {
+	runtimecache.Lister[*fleetv1.Vehicle]
+}
+
+// NewVehicleLister returns a new VehicleLister. Its lookups need the indexes
+// of AddVehicleIndexes in indexer.
+func NewVehicleLister(indexer cache.Indexer) VehicleLister {
+	return &vehicleLister{runtimecache.NewLister[*fleetv1.Vehicle](indexer, fleetv1.Resource("vehicle"))}
+}
+
+// Vehicles returns an object that can list and get Vehicles.
+func (s *vehicleLister) Vehicles(namespace string) VehicleNamespaceLister {
+	return vehicleNamespaceLister{s.Lister.Namespace(namespace)}
+}
+
+func (s *vehicleLister) ByDepot(value string) ([]*fleetv1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByDepotIndex, value)
+}
+
+func (s *vehicleLister) ByNode(nodeName string) ([]*fleetv1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByNodeIndex, nodeName)
+}
+
+func (s *vehicleLister) ByPhaseNode(phase, nodeName string) ([]*fleetv1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
+}
+
+func (s *vehicleLister) ByAutonomous(autonomous string) ([]*fleetv1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByAutonomousIndex, autonomous)
+}
+
+func (s *vehicleLister) ByFleet(value string) ([]*fleetv1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByFleetIndex, value)
+}
+
+func (s *vehicleLister) ByDriver(name string) ([]*fleetv1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByDriverIndex, name)
+}
+
+func (s *vehicleLister) ByCapacity(capacity string) ([]*fleetv1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByCapacityIndex, capacity)
+}
+
+// VehicleNamespaceLister helps list and get Vehicles.
+// All objects returned here must be treated as read-only.
 type VehicleNamespaceLister interface {
-	// List returns the Vehicles of the namespace whose labels match selector.
-	List(selector labels.Selector) ([]*fleetv1.Vehicle, error)
-	// Get returns the Vehicle of the namespace called name, or a NotFound error.
+	// List lists all Vehicles in the indexer for a given namespace.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*fleetv1.Vehicle, err error)
+	// Get retrieves the Vehicle from the indexer for a given namespace and name.
+	// Objects returned here must be treated as read-only.
 	Get(name string) (*fleetv1.Vehicle, error)
 	// ByDepot returns the Vehicles of the namespace indexed by the name of their controlling Depot.
 	ByDepot(value string) ([]*fleetv1.Vehicle, error)
@@ -69,91 +119,41 @@ type VehicleNamespaceLister interface {
 	ByDriver(name string) ([]*fleetv1.Vehicle, error)
 	// ByCapacity returns the Vehicles of the namespace indexed by spec.capacity.
 	ByCapacity(capacity string) ([]*fleetv1.Vehicle, error)
+	VehicleNamespaceListerExpansion
 }
 
-// NewVehicleLister returns a VehicleLister over an informer's indexer.
-func NewVehicleLister(indexer cache.Indexer[*fleetv1.Vehicle]) VehicleLister {
-	return vehicleLister{base: cache.NewLister[*fleetv1.Vehicle](indexer, fleetv1.Resource("vehicles"))}
-}
-
-type vehicleLister struct {
-	base cache.Lister[*fleetv1.Vehicle]
-}
-
-func (l vehicleLister) List(selector labels.Selector) ([]*fleetv1.Vehicle, error) {
-	return l.base.List(selector)
-}
-
-func (l vehicleLister) Vehicles(namespace string) VehicleNamespaceLister {
-	return vehicleNamespaceLister{base: l.base.Namespace(namespace)}
-}
-
-func (l vehicleLister) ByDepot(value string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByDepotIndex, value)
-}
-
-func (l vehicleLister) ByNode(nodeName string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByNodeIndex, nodeName)
-}
-
-func (l vehicleLister) ByPhaseNode(phase, nodeName string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
-}
-
-func (l vehicleLister) ByAutonomous(autonomous string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByAutonomousIndex, autonomous)
-}
-
-func (l vehicleLister) ByFleet(value string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByFleetIndex, value)
-}
-
-func (l vehicleLister) ByDriver(name string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByDriverIndex, name)
-}
-
-func (l vehicleLister) ByCapacity(capacity string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByCapacityIndex, capacity)
-}
-
+// vehicleNamespaceLister implements the VehicleNamespaceLister
+// interface.
 type vehicleNamespaceLister struct {
-	base cache.NamespaceLister[*fleetv1.Vehicle]
+	runtimecache.NamespaceLister[*fleetv1.Vehicle]
 }
 
-func (l vehicleNamespaceLister) List(selector labels.Selector) ([]*fleetv1.Vehicle, error) {
-	return l.base.List(selector)
+func (s vehicleNamespaceLister) ByDepot(value string) ([]*fleetv1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByDepotIndex, value)
 }
 
-func (l vehicleNamespaceLister) Get(name string) (*fleetv1.Vehicle, error) {
-	return l.base.Get(name)
+func (s vehicleNamespaceLister) ByNode(nodeName string) ([]*fleetv1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByNodeIndex, nodeName)
 }
 
-func (l vehicleNamespaceLister) ByDepot(value string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByDepotIndex, value)
+func (s vehicleNamespaceLister) ByPhaseNode(phase, nodeName string) ([]*fleetv1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
 }
 
-func (l vehicleNamespaceLister) ByNode(nodeName string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByNodeIndex, nodeName)
+func (s vehicleNamespaceLister) ByAutonomous(autonomous string) ([]*fleetv1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByAutonomousIndex, autonomous)
 }
 
-func (l vehicleNamespaceLister) ByPhaseNode(phase, nodeName string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
+func (s vehicleNamespaceLister) ByFleet(value string) ([]*fleetv1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByFleetIndex, value)
 }
 
-func (l vehicleNamespaceLister) ByAutonomous(autonomous string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByAutonomousIndex, autonomous)
+func (s vehicleNamespaceLister) ByDriver(name string) ([]*fleetv1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByDriverIndex, name)
 }
 
-func (l vehicleNamespaceLister) ByFleet(value string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByFleetIndex, value)
-}
-
-func (l vehicleNamespaceLister) ByDriver(name string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByDriverIndex, name)
-}
-
-func (l vehicleNamespaceLister) ByCapacity(capacity string) ([]*fleetv1.Vehicle, error) {
-	return l.base.ByIndex(VehicleByCapacityIndex, capacity)
+func (s vehicleNamespaceLister) ByCapacity(capacity string) ([]*fleetv1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByCapacityIndex, capacity)
 }
 
 // The names of the indexes of Vehicle.
@@ -214,20 +214,31 @@ func VehicleByCapacity(obj *fleetv1.Vehicle) []string {
 	return []string{fieldpath.FormatInt(obj.Spec.Capacity)}
 }
 
-// AddVehicleIndexes adds every index of Vehicle to indexer.
-func AddVehicleIndexes(indexer cache.Indexer[*fleetv1.Vehicle]) error {
-	if err := indexer.AddIndexers(cache.Indexers[*fleetv1.Vehicle]{
-		VehicleByDepotIndex:      VehicleByDepot,
-		VehicleByNodeIndex:       VehicleByNode,
-		VehicleByPhaseNodeIndex:  VehicleByPhaseNode,
-		VehicleByAutonomousIndex: VehicleByAutonomous,
-		VehicleByDriverIndex:     VehicleByDriver,
-		VehicleByCapacityIndex:   VehicleByCapacity,
-	}); err != nil {
-		return err
-	}
-	if err := indexer.AddLabelIndex(VehicleByFleetIndex, "fleet.example.dev/fleet"); err != nil {
-		return err
-	}
-	return nil
+// vehicleIndexFuncs are the index functions of Vehicle, by index name.
+var vehicleIndexFuncs = runtimecache.Indexers[*fleetv1.Vehicle]{
+	VehicleByDepotIndex:      VehicleByDepot,
+	VehicleByNodeIndex:       VehicleByNode,
+	VehicleByPhaseNodeIndex:  VehicleByPhaseNode,
+	VehicleByAutonomousIndex: VehicleByAutonomous,
+	VehicleByDriverIndex:     VehicleByDriver,
+	VehicleByCapacityIndex:   VehicleByCapacity,
+}
+
+// vehicleLabelIndexes are the label indexes of Vehicle: the label
+// key of each, by index name.
+var vehicleLabelIndexes = map[string]string{
+	VehicleByFleetIndex: "fleet.example.dev/fleet",
+}
+
+// AddVehicleIndexes adds every index of Vehicle to indexer, which must hold
+// Vehicles; the lookups of VehicleLister need them, and the generated
+// informers add them.
+func AddVehicleIndexes(indexer cache.Indexer) error {
+	return runtimecache.AddIndexes(indexer, vehicleIndexFuncs, vehicleLabelIndexes)
+}
+
+// VehicleIndexers returns every index of Vehicle as client-go index functions,
+// for building an indexer with cache.NewIndexer (in tests, for example).
+func VehicleIndexers() cache.Indexers {
+	return runtimecache.ToIndexers(vehicleIndexFuncs, vehicleLabelIndexes)
 }

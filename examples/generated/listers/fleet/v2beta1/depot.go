@@ -20,41 +20,39 @@ package v2beta1
 
 import (
 	fleetv2beta1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v2beta1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	labels "k8s.io/apimachinery/pkg/labels"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// DepotLister lists Depots from an informer's cache.
-// The objects it returns are shared with the cache: do not mutate them.
+// DepotLister helps list Depots.
+// All objects returned here must be treated as read-only.
 type DepotLister interface {
-	// List returns the Depots whose labels match selector.
-	List(selector labels.Selector) ([]*fleetv2beta1.Depot, error)
-	// Get returns the Depot called name, or a NotFound error.
+	// List lists all Depots in the indexer.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*fleetv2beta1.Depot, err error)
+	// Get retrieves the Depot from the index for a given name.
+	// Objects returned here must be treated as read-only.
 	Get(name string) (*fleetv2beta1.Depot, error)
 	// ByRegion returns the Depots indexed by spec.location.region.
 	ByRegion(region string) ([]*fleetv2beta1.Depot, error)
+	DepotListerExpansion
 }
 
-// NewDepotLister returns a DepotLister over an informer's indexer.
-func NewDepotLister(indexer cache.Indexer[*fleetv2beta1.Depot]) DepotLister {
-	return depotLister{base: cache.NewLister[*fleetv2beta1.Depot](indexer, fleetv2beta1.Resource("depots"))}
-}
-
+// depotLister implements the DepotLister interface.
 type depotLister struct {
-	base cache.Lister[*fleetv2beta1.Depot]
+	runtimecache.Lister[*fleetv2beta1.Depot]
 }
 
-func (l depotLister) List(selector labels.Selector) ([]*fleetv2beta1.Depot, error) {
-	return l.base.List(selector)
+// NewDepotLister returns a new DepotLister. Its lookups need the indexes
+// of AddDepotIndexes in indexer.
+func NewDepotLister(indexer cache.Indexer) DepotLister {
+	return &depotLister{runtimecache.NewLister[*fleetv2beta1.Depot](indexer, fleetv2beta1.Resource("depot"))}
 }
 
-func (l depotLister) Get(name string) (*fleetv2beta1.Depot, error) {
-	return l.base.Get(name)
-}
-
-func (l depotLister) ByRegion(region string) ([]*fleetv2beta1.Depot, error) {
-	return l.base.ByIndex(DepotByRegionIndex, region)
+func (s *depotLister) ByRegion(region string) ([]*fleetv2beta1.Depot, error) {
+	return s.Lister.ByIndex(DepotByRegionIndex, region)
 }
 
 // The names of the indexes of Depot.
@@ -72,12 +70,20 @@ func DepotByRegion(obj *fleetv2beta1.Depot) []string {
 	return out
 }
 
-// AddDepotIndexes adds every index of Depot to indexer.
-func AddDepotIndexes(indexer cache.Indexer[*fleetv2beta1.Depot]) error {
-	if err := indexer.AddIndexers(cache.Indexers[*fleetv2beta1.Depot]{
-		DepotByRegionIndex: DepotByRegion,
-	}); err != nil {
-		return err
-	}
-	return nil
+// depotIndexFuncs are the index functions of Depot, by index name.
+var depotIndexFuncs = runtimecache.Indexers[*fleetv2beta1.Depot]{
+	DepotByRegionIndex: DepotByRegion,
+}
+
+// AddDepotIndexes adds every index of Depot to indexer, which must hold
+// Depots; the lookups of DepotLister need them, and the generated
+// informers add them.
+func AddDepotIndexes(indexer cache.Indexer) error {
+	return runtimecache.AddIndexes(indexer, depotIndexFuncs, nil)
+}
+
+// DepotIndexers returns every index of Depot as client-go index functions,
+// for building an indexer with cache.NewIndexer (in tests, for example).
+func DepotIndexers() cache.Indexers {
+	return runtimecache.ToIndexers(depotIndexFuncs, nil)
 }

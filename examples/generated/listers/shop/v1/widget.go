@@ -21,18 +21,20 @@ package v1
 import (
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	indexing "github.com/informer-gen-plus/informer-gen-plus/examples/indexing"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// WidgetLister lists Widgets from an informer's cache.
-// The objects it returns are shared with the cache: do not mutate them.
+// WidgetLister helps list Widgets.
+// All objects returned here must be treated as read-only.
 type WidgetLister interface {
-	// List returns the Widgets of every namespace whose labels match selector.
-	List(selector labels.Selector) ([]*shopv1.Widget, error)
-	// Widgets returns a lister for the Widgets of one namespace.
+	// List lists all Widgets in the indexer.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*shopv1.Widget, err error)
+	// Widgets returns an object that can list and get Widgets.
 	Widgets(namespace string) WidgetNamespaceLister
 	// ByColor returns the Widgets of every namespace indexed by spec.color.
 	ByColor(color string) ([]*shopv1.Widget, error)
@@ -58,13 +60,81 @@ type WidgetLister interface {
 	ByConfigRef(configRef string) ([]*shopv1.Widget, error)
 	// BySize returns the Widgets of every namespace indexed by spec.size.
 	BySize(size string) ([]*shopv1.Widget, error)
+	WidgetListerExpansion
 }
 
-// WidgetNamespaceLister lists the Widgets of one namespace.
+// widgetLister implements the WidgetLister interface.
+type widgetLister struct {
+	runtimecache.Lister[*shopv1.Widget]
+}
+
+// NewWidgetLister returns a new WidgetLister. Its lookups need the indexes
+// of AddWidgetIndexes in indexer.
+func NewWidgetLister(indexer cache.Indexer) WidgetLister {
+	return &widgetLister{runtimecache.NewLister[*shopv1.Widget](indexer, shopv1.Resource("widget"))}
+}
+
+// Widgets returns an object that can list and get Widgets.
+func (s *widgetLister) Widgets(namespace string) WidgetNamespaceLister {
+	return widgetNamespaceLister{s.Lister.Namespace(namespace)}
+}
+
+func (s *widgetLister) ByColor(color string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByColorIndex, color)
+}
+
+func (s *widgetLister) ByTeam(value string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByTeamIndex, value)
+}
+
+func (s *widgetLister) ByImage(image string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByImageIndex, image)
+}
+
+func (s *widgetLister) ByShop(value string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByShopIndex, value)
+}
+
+func (s *widgetLister) ByPhaseColor(phase, color string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(phase, color))
+}
+
+func (s *widgetLister) ByZone(value string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByZoneIndex, value)
+}
+
+func (s *widgetLister) ByOwnerTeam(value string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByOwnerTeamIndex, value)
+}
+
+func (s *widgetLister) BySKU(sku string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetBySKUIndex, sku)
+}
+
+func (s *widgetLister) ByNickname(nickname string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByNicknameIndex, nickname)
+}
+
+func (s *widgetLister) ByPlacementZone(zone string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByPlacementZoneIndex, zone)
+}
+
+func (s *widgetLister) ByConfigRef(configRef string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByConfigRefIndex, configRef)
+}
+
+func (s *widgetLister) BySize(size string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetBySizeIndex, size)
+}
+
+// WidgetNamespaceLister helps list and get Widgets.
+// All objects returned here must be treated as read-only.
 type WidgetNamespaceLister interface {
-	// List returns the Widgets of the namespace whose labels match selector.
-	List(selector labels.Selector) ([]*shopv1.Widget, error)
-	// Get returns the Widget of the namespace called name, or a NotFound error.
+	// List lists all Widgets in the indexer for a given namespace.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*shopv1.Widget, err error)
+	// Get retrieves the Widget from the indexer for a given namespace and name.
+	// Objects returned here must be treated as read-only.
 	Get(name string) (*shopv1.Widget, error)
 	// ByColor returns the Widgets of the namespace indexed by spec.color.
 	ByColor(color string) ([]*shopv1.Widget, error)
@@ -90,131 +160,61 @@ type WidgetNamespaceLister interface {
 	ByConfigRef(configRef string) ([]*shopv1.Widget, error)
 	// BySize returns the Widgets of the namespace indexed by spec.size.
 	BySize(size string) ([]*shopv1.Widget, error)
+	WidgetNamespaceListerExpansion
 }
 
-// NewWidgetLister returns a WidgetLister over an informer's indexer.
-func NewWidgetLister(indexer cache.Indexer[*shopv1.Widget]) WidgetLister {
-	return widgetLister{base: cache.NewLister[*shopv1.Widget](indexer, shopv1.Resource("widgets"))}
-}
-
-type widgetLister struct {
-	base cache.Lister[*shopv1.Widget]
-}
-
-func (l widgetLister) List(selector labels.Selector) ([]*shopv1.Widget, error) {
-	return l.base.List(selector)
-}
-
-func (l widgetLister) Widgets(namespace string) WidgetNamespaceLister {
-	return widgetNamespaceLister{base: l.base.Namespace(namespace)}
-}
-
-func (l widgetLister) ByColor(color string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByColorIndex, color)
-}
-
-func (l widgetLister) ByTeam(value string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByTeamIndex, value)
-}
-
-func (l widgetLister) ByImage(image string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByImageIndex, image)
-}
-
-func (l widgetLister) ByShop(value string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByShopIndex, value)
-}
-
-func (l widgetLister) ByPhaseColor(phase, color string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(phase, color))
-}
-
-func (l widgetLister) ByZone(value string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByZoneIndex, value)
-}
-
-func (l widgetLister) ByOwnerTeam(value string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByOwnerTeamIndex, value)
-}
-
-func (l widgetLister) BySKU(sku string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetBySKUIndex, sku)
-}
-
-func (l widgetLister) ByNickname(nickname string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByNicknameIndex, nickname)
-}
-
-func (l widgetLister) ByPlacementZone(zone string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByPlacementZoneIndex, zone)
-}
-
-func (l widgetLister) ByConfigRef(configRef string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByConfigRefIndex, configRef)
-}
-
-func (l widgetLister) BySize(size string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetBySizeIndex, size)
-}
-
+// widgetNamespaceLister implements the WidgetNamespaceLister
+// interface.
 type widgetNamespaceLister struct {
-	base cache.NamespaceLister[*shopv1.Widget]
+	runtimecache.NamespaceLister[*shopv1.Widget]
 }
 
-func (l widgetNamespaceLister) List(selector labels.Selector) ([]*shopv1.Widget, error) {
-	return l.base.List(selector)
+func (s widgetNamespaceLister) ByColor(color string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByColorIndex, color)
 }
 
-func (l widgetNamespaceLister) Get(name string) (*shopv1.Widget, error) {
-	return l.base.Get(name)
+func (s widgetNamespaceLister) ByTeam(value string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByTeamIndex, value)
 }
 
-func (l widgetNamespaceLister) ByColor(color string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByColorIndex, color)
+func (s widgetNamespaceLister) ByImage(image string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByImageIndex, image)
 }
 
-func (l widgetNamespaceLister) ByTeam(value string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByTeamIndex, value)
+func (s widgetNamespaceLister) ByShop(value string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByShopIndex, value)
 }
 
-func (l widgetNamespaceLister) ByImage(image string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByImageIndex, image)
+func (s widgetNamespaceLister) ByPhaseColor(phase, color string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(phase, color))
 }
 
-func (l widgetNamespaceLister) ByShop(value string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByShopIndex, value)
+func (s widgetNamespaceLister) ByZone(value string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByZoneIndex, value)
 }
 
-func (l widgetNamespaceLister) ByPhaseColor(phase, color string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(phase, color))
+func (s widgetNamespaceLister) ByOwnerTeam(value string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByOwnerTeamIndex, value)
 }
 
-func (l widgetNamespaceLister) ByZone(value string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByZoneIndex, value)
+func (s widgetNamespaceLister) BySKU(sku string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetBySKUIndex, sku)
 }
 
-func (l widgetNamespaceLister) ByOwnerTeam(value string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByOwnerTeamIndex, value)
+func (s widgetNamespaceLister) ByNickname(nickname string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByNicknameIndex, nickname)
 }
 
-func (l widgetNamespaceLister) BySKU(sku string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetBySKUIndex, sku)
+func (s widgetNamespaceLister) ByPlacementZone(zone string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByPlacementZoneIndex, zone)
 }
 
-func (l widgetNamespaceLister) ByNickname(nickname string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByNicknameIndex, nickname)
+func (s widgetNamespaceLister) ByConfigRef(configRef string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByConfigRefIndex, configRef)
 }
 
-func (l widgetNamespaceLister) ByPlacementZone(zone string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByPlacementZoneIndex, zone)
-}
-
-func (l widgetNamespaceLister) ByConfigRef(configRef string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetByConfigRefIndex, configRef)
-}
-
-func (l widgetNamespaceLister) BySize(size string) ([]*shopv1.Widget, error) {
-	return l.base.ByIndex(WidgetBySizeIndex, size)
+func (s widgetNamespaceLister) BySize(size string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetBySizeIndex, size)
 }
 
 // The names of the indexes of Widget.
@@ -322,25 +322,36 @@ func WidgetBySize(obj *shopv1.Widget) []string {
 	return []string{fieldpath.FormatInt(obj.Spec.Size)}
 }
 
-// AddWidgetIndexes adds every index of Widget to indexer.
-func AddWidgetIndexes(indexer cache.Indexer[*shopv1.Widget]) error {
-	if err := indexer.AddIndexers(cache.Indexers[*shopv1.Widget]{
-		WidgetByColorIndex:         WidgetByColor,
-		WidgetByImageIndex:         WidgetByImage,
-		WidgetByShopIndex:          WidgetByShop,
-		WidgetByPhaseColorIndex:    WidgetByPhaseColor,
-		WidgetByZoneIndex:          WidgetByZone,
-		WidgetByOwnerTeamIndex:     WidgetByOwnerTeam,
-		WidgetBySKUIndex:           WidgetBySKU,
-		WidgetByNicknameIndex:      WidgetByNickname,
-		WidgetByPlacementZoneIndex: WidgetByPlacementZone,
-		WidgetByConfigRefIndex:     WidgetByConfigRef,
-		WidgetBySizeIndex:          WidgetBySize,
-	}); err != nil {
-		return err
-	}
-	if err := indexer.AddLabelIndex(WidgetByTeamIndex, "team"); err != nil {
-		return err
-	}
-	return nil
+// widgetIndexFuncs are the index functions of Widget, by index name.
+var widgetIndexFuncs = runtimecache.Indexers[*shopv1.Widget]{
+	WidgetByColorIndex:         WidgetByColor,
+	WidgetByImageIndex:         WidgetByImage,
+	WidgetByShopIndex:          WidgetByShop,
+	WidgetByPhaseColorIndex:    WidgetByPhaseColor,
+	WidgetByZoneIndex:          WidgetByZone,
+	WidgetByOwnerTeamIndex:     WidgetByOwnerTeam,
+	WidgetBySKUIndex:           WidgetBySKU,
+	WidgetByNicknameIndex:      WidgetByNickname,
+	WidgetByPlacementZoneIndex: WidgetByPlacementZone,
+	WidgetByConfigRefIndex:     WidgetByConfigRef,
+	WidgetBySizeIndex:          WidgetBySize,
+}
+
+// widgetLabelIndexes are the label indexes of Widget: the label
+// key of each, by index name.
+var widgetLabelIndexes = map[string]string{
+	WidgetByTeamIndex: "team",
+}
+
+// AddWidgetIndexes adds every index of Widget to indexer, which must hold
+// Widgets; the lookups of WidgetLister need them, and the generated
+// informers add them.
+func AddWidgetIndexes(indexer cache.Indexer) error {
+	return runtimecache.AddIndexes(indexer, widgetIndexFuncs, widgetLabelIndexes)
+}
+
+// WidgetIndexers returns every index of Widget as client-go index functions,
+// for building an indexer with cache.NewIndexer (in tests, for example).
+func WidgetIndexers() cache.Indexers {
+	return runtimecache.ToIndexers(widgetIndexFuncs, widgetLabelIndexes)
 }

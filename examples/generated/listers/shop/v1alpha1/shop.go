@@ -20,41 +20,39 @@ package v1alpha1
 
 import (
 	shopv1alpha1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1alpha1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	labels "k8s.io/apimachinery/pkg/labels"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// ShopLister lists Shops from an informer's cache.
-// The objects it returns are shared with the cache: do not mutate them.
+// ShopLister helps list Shops.
+// All objects returned here must be treated as read-only.
 type ShopLister interface {
-	// List returns the Shops whose labels match selector.
-	List(selector labels.Selector) ([]*shopv1alpha1.Shop, error)
-	// Get returns the Shop called name, or a NotFound error.
+	// List lists all Shops in the indexer.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*shopv1alpha1.Shop, err error)
+	// Get retrieves the Shop from the index for a given name.
+	// Objects returned here must be treated as read-only.
 	Get(name string) (*shopv1alpha1.Shop, error)
 	// ByRegion returns the Shops indexed by spec.region.
 	ByRegion(region string) ([]*shopv1alpha1.Shop, error)
+	ShopListerExpansion
 }
 
-// NewShopLister returns a ShopLister over an informer's indexer.
-func NewShopLister(indexer cache.Indexer[*shopv1alpha1.Shop]) ShopLister {
-	return shopLister{base: cache.NewLister[*shopv1alpha1.Shop](indexer, shopv1alpha1.Resource("shops"))}
-}
-
+// shopLister implements the ShopLister interface.
 type shopLister struct {
-	base cache.Lister[*shopv1alpha1.Shop]
+	runtimecache.Lister[*shopv1alpha1.Shop]
 }
 
-func (l shopLister) List(selector labels.Selector) ([]*shopv1alpha1.Shop, error) {
-	return l.base.List(selector)
+// NewShopLister returns a new ShopLister. Its lookups need the indexes
+// of AddShopIndexes in indexer.
+func NewShopLister(indexer cache.Indexer) ShopLister {
+	return &shopLister{runtimecache.NewLister[*shopv1alpha1.Shop](indexer, shopv1alpha1.Resource("shop"))}
 }
 
-func (l shopLister) Get(name string) (*shopv1alpha1.Shop, error) {
-	return l.base.Get(name)
-}
-
-func (l shopLister) ByRegion(region string) ([]*shopv1alpha1.Shop, error) {
-	return l.base.ByIndex(ShopByRegionIndex, region)
+func (s *shopLister) ByRegion(region string) ([]*shopv1alpha1.Shop, error) {
+	return s.Lister.ByIndex(ShopByRegionIndex, region)
 }
 
 // The names of the indexes of Shop.
@@ -68,12 +66,20 @@ func ShopByRegion(obj *shopv1alpha1.Shop) []string {
 	return []string{fieldpath.FormatString(obj.Spec.Region)}
 }
 
-// AddShopIndexes adds every index of Shop to indexer.
-func AddShopIndexes(indexer cache.Indexer[*shopv1alpha1.Shop]) error {
-	if err := indexer.AddIndexers(cache.Indexers[*shopv1alpha1.Shop]{
-		ShopByRegionIndex: ShopByRegion,
-	}); err != nil {
-		return err
-	}
-	return nil
+// shopIndexFuncs are the index functions of Shop, by index name.
+var shopIndexFuncs = runtimecache.Indexers[*shopv1alpha1.Shop]{
+	ShopByRegionIndex: ShopByRegion,
+}
+
+// AddShopIndexes adds every index of Shop to indexer, which must hold
+// Shops; the lookups of ShopLister need them, and the generated
+// informers add them.
+func AddShopIndexes(indexer cache.Indexer) error {
+	return runtimecache.AddIndexes(indexer, shopIndexFuncs, nil)
+}
+
+// ShopIndexers returns every index of Shop as client-go index functions,
+// for building an indexer with cache.NewIndexer (in tests, for example).
+func ShopIndexers() cache.Indexers {
+	return runtimecache.ToIndexers(shopIndexFuncs, nil)
 }

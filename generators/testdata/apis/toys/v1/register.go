@@ -18,3 +18,12 @@ func (r *Robot) DeepCopyObject() runtime.Object { c := *r; return &c }
 
 // DeepCopyObject copies a Box (shallowly: enough for the golden test).
 func (b *Box) DeepCopyObject() runtime.Object { c := *b; return &c }
+
+// DeepCopyObject copies a Crate (shallowly: enough for the golden test).
+func (c *Crate) DeepCopyObject() runtime.Object { d := *c; return &d }
+
+// DeepCopyObject copies a RobotList (shallowly: enough for the golden test).
+func (l *RobotList) DeepCopyObject() runtime.Object { c := *l; return &c }
+
+// DeepCopyObject copies a BoxList (shallowly: enough for the golden test).
+func (l *BoxList) DeepCopyObject() runtime.Object { c := *l; return &c }

@@ -1,7 +1,3 @@
-// +groupName=toys.example.dev
-
-// Package v1 is a golden-test input: a namespaced and a cluster-scoped kind
-// with one index of every source.
 package v1
 
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -68,6 +64,23 @@ type BoxList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata,omitempty"`
 	Items           []Box `json:"items"`
+}
+
+// Crate has a client that cannot watch: a lister, as lister-gen writes, but
+// no informer.
+//
+// +genclient
+// +genclient:skipVerbs=watch
+type Crate struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+}
+
+// CrateList is a list of crates.
+type CrateList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Crate `json:"items"`
 }
 
 // Gear has no list verb: no lister.

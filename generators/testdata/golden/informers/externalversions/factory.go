@@ -4,88 +4,168 @@ package externalversions
 
 import (
 	context "context"
-	fmt "fmt"
 	reflect "reflect"
 	time "time"
 
-	v1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
 	clientset "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/clientset"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/informers/externalversions/internalinterfaces"
 	toys "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/informers/externalversions/toys"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
 
-// SharedInformerFactory gives access to the shared informers of every group
-// of the clientset, and starts, waits for and shuts them down together.
-type SharedInformerFactory interface {
-	// Start starts the informers requested so far; they stop when stopCh is closed.
-	Start(stopCh <-chan struct{})
-	// StartWithContext starts the informers requested so far; they stop when ctx ends.
-	StartWithContext(ctx context.Context)
-	// Shutdown waits for the started informers to stop; Start does nothing afterwards.
-	Shutdown()
-	// WaitForCacheSync waits for the started informers to sync, or for stopCh.
-	WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool
-	// WaitForCacheSyncWithContext waits for the started informers to sync, or for ctx.
-	WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult
-	// ForResource returns the informer of a resource of the clientset.
-	ForResource(resource schema.GroupVersionResource) (GenericInformer, error)
-	// Toys returns the informers of the toys group.
-	Toys() toys.Interface
-}
-
-// SharedInformerOption configures a SharedInformerFactory.
+// SharedInformerOption defines the functional option type for SharedInformerFactory.
 type SharedInformerOption = informers.Option
 
-// The options of NewSharedInformerFactoryWithOptions.
-var (
-	// WithNamespace limits the factory's informers to one namespace.
-	WithNamespace = informers.WithNamespace
-	// WithTweakListOptions changes the options of every list and watch.
-	WithTweakListOptions = informers.WithTweakListOptions
-	// WithTransform transforms every object before it is cached.
-	WithTransform = informers.WithTransform
-	// WithCustomResyncConfig sets the resync period of informers by object type.
-	WithCustomResyncConfig = informers.WithCustomResyncConfig
-)
+// WithCustomResyncConfig sets a custom resync period for the specified informer types.
+func WithCustomResyncConfig(resyncConfig map[v1.Object]time.Duration) SharedInformerOption {
+	return informers.WithCustomResyncConfig(resyncConfig)
+}
 
-// NewSharedInformerFactory returns a factory for every namespace.
+// WithTweakListOptions sets a custom filter on all listers of the configured SharedInformerFactory.
+func WithTweakListOptions(tweakListOptions internalinterfaces.TweakListOptionsFunc) SharedInformerOption {
+	return informers.WithTweakListOptions(tweakListOptions)
+}
+
+// WithNamespace limits the SharedInformerFactory to the specified namespace.
+func WithNamespace(namespace string) SharedInformerOption {
+	return informers.WithNamespace(namespace)
+}
+
+// WithTransform sets a transform on all informers.
+func WithTransform(transform cache.TransformFunc) SharedInformerOption {
+	return informers.WithTransform(transform)
+}
+
+// WithInformerName sets the InformerName for informer identity used in metrics.
+// The InformerName must be created via cache.NewInformerName() at startup.
+func WithInformerName(informerName *cache.InformerName) SharedInformerOption {
+	return informers.WithInformerName(informerName)
+}
+
+type sharedInformerFactory struct {
+	client  clientset.Interface
+	factory *informers.Factory
+}
+
+// NewSharedInformerFactory constructs a new instance of sharedInformerFactory for all namespaces.
 func NewSharedInformerFactory(client clientset.Interface, defaultResync time.Duration) SharedInformerFactory {
 	return NewSharedInformerFactoryWithOptions(client, defaultResync)
 }
 
-// NewSharedInformerFactoryWithOptions returns a factory configured by options.
+// NewFilteredSharedInformerFactory constructs a new instance of sharedInformerFactory.
+// Listers obtained via this SharedInformerFactory will be subject to the same filters
+// as specified here.
+//
+// Deprecated: Please use NewSharedInformerFactoryWithOptions instead
+func NewFilteredSharedInformerFactory(client clientset.Interface, defaultResync time.Duration, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) SharedInformerFactory {
+	return NewSharedInformerFactoryWithOptions(client, defaultResync, WithNamespace(namespace), WithTweakListOptions(tweakListOptions))
+}
+
+// NewSharedInformerFactoryWithOptions constructs a new instance of a SharedInformerFactory with additional options.
 func NewSharedInformerFactoryWithOptions(client clientset.Interface, defaultResync time.Duration, options ...SharedInformerOption) SharedInformerFactory {
-	return sharedInformerFactory{informers.NewFactory(client, defaultResync, options...)}
+	return &sharedInformerFactory{client: client, factory: informers.NewFactory(defaultResync, options...)}
 }
 
-type sharedInformerFactory struct {
-	*informers.Factory[clientset.Interface]
+func (f *sharedInformerFactory) Start(stopCh <-chan struct{}) {
+	f.factory.Start(stopCh)
 }
 
-func (f sharedInformerFactory) Toys() toys.Interface {
-	return toys.New(f.Factory)
+func (f *sharedInformerFactory) StartWithContext(ctx context.Context) {
+	f.factory.StartWithContext(ctx)
 }
 
-// GenericInformer gives access to the shared informer of a resource whatever
-// its type.
-type GenericInformer interface {
-	Informer() informers.Informer
+func (f *sharedInformerFactory) Shutdown() {
+	f.factory.Shutdown()
 }
 
-type genericInformer struct {
-	informer informers.Informer
+func (f *sharedInformerFactory) WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool {
+	return f.factory.WaitForCacheSync(stopCh)
 }
 
-func (g genericInformer) Informer() informers.Informer { return g.informer }
+func (f *sharedInformerFactory) WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult {
+	return f.factory.WaitForCacheSyncWithContext(ctx)
+}
 
-func (f sharedInformerFactory) ForResource(resource schema.GroupVersionResource) (GenericInformer, error) {
-	switch resource {
-	case v1.SchemeGroupVersion.WithResource("boxes"):
-		return genericInformer{f.Toys().V1().Boxes().Informer()}, nil
-	case v1.SchemeGroupVersion.WithResource("robots"):
-		return genericInformer{f.Toys().V1().Robots().Informer()}, nil
-	}
-	return nil, fmt.Errorf("no informer found for %v", resource)
+func (f *sharedInformerFactory) InformerName() *cache.InformerName {
+	return f.factory.InformerName()
+}
+
+// InformerFor returns the SharedIndexInformer for obj using an internal
+// client.
+func (f *sharedInformerFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer {
+	return f.factory.InformerFor(obj, func(resync time.Duration) cache.SharedIndexInformer {
+		return newFunc(f.client, resync)
+	})
+}
+
+// SharedInformerFactory provides shared informers for resources in all known
+// API group versions.
+//
+// It is typically used like this:
+//
+//	ctx, cancel := context.WithCancel(context.Background())
+//	defer cancel()
+//	factory := NewSharedInformerFactory(client, resyncPeriod)
+//	defer factory.Shutdown()    // Returns immediately if nothing was started.
+//	genericInformer := factory.ForResource(resource)
+//	typedInformer := factory.SomeAPIGroup().V1().SomeType()
+//	handle, err := typeInformer.Informer().AddEventHandler(...)
+//	if err != nil {
+//	    return fmt.Errorf("register event handler: %v", err)
+//	}
+//	defer typeInformer.Informer().RemoveEventHandler(handle) // Avoids leaking goroutines.
+//	factory.StartWithContext(ctx)                            // Start processing these informers.
+//	synced := factory.WaitForCacheSyncWithContext(ctx)
+//	if err := synced.AsError(); err != nil {
+//	    return err
+//	}
+type SharedInformerFactory interface {
+	internalinterfaces.SharedInformerFactory
+
+	// Start initializes all requested informers. They are handled in goroutines
+	// which run until the stop channel gets closed.
+	// Warning: Start does not block. When run in a go-routine, it will race with a later WaitForCacheSync.
+	Start(stopCh <-chan struct{})
+
+	// StartWithContext initializes all requested informers. They are handled in goroutines
+	// which run until the context gets canceled.
+	// Warning: StartWithContext does not block. When run in a go-routine, it will race with a later WaitForCacheSync.
+	StartWithContext(ctx context.Context)
+
+	// Shutdown marks a factory as shutting down. At that point no new
+	// informers can be started anymore and Start will return without
+	// doing anything.
+	//
+	// In addition, Shutdown blocks until all goroutines have terminated. For that
+	// to happen, the close channel(s) that they were started with must be closed,
+	// either before Shutdown gets called or while it is waiting.
+	//
+	// Shutdown may be called multiple times, even concurrently. All such calls will
+	// block until all goroutines have terminated.
+	Shutdown()
+
+	// WaitForCacheSync blocks until all started informers' caches were synced
+	// or the stop channel gets closed.
+	WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool
+
+	// WaitForCacheSyncWithContext blocks until all started informers' caches were synced
+	// or the context gets canceled.
+	WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult
+
+	// ForResource gives generic access to a shared informer of the matching type.
+	ForResource(resource schema.GroupVersionResource) (GenericInformer, error)
+
+	// InformerFor returns the SharedIndexInformer for obj using an internal
+	// client.
+	InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer
+
+	Toys() toys.Interface
+}
+
+func (f *sharedInformerFactory) Toys() toys.Interface {
+	return toys.New(f, f.factory.Namespace(), f.factory.TweakListOptions())
 }

@@ -21,49 +21,158 @@ package v1
 import (
 	time "time"
 
-	fleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v1"
+	apisfleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v1"
 	versioned "github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
-	listersfleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/fleet/v1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/internalinterfaces"
+	fleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/fleet/v1"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
+	runtime "k8s.io/apimachinery/pkg/util/runtime"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// DepotInformer gives access to the factory's shared informer of Depots and to its lister.
+// DepotInformer provides access to a shared informer and lister for
+// Depots. Prefer using the type-safe variant (see [TypedDepotInformer]).
 type DepotInformer interface {
-	// Informer returns the shared informer, creating it on first use.
-	Informer() *cache.SharedIndexInformer[*fleetv1.Depot]
-	// Lister returns a lister over the shared informer's cache.
-	Lister() listersfleetv1.DepotLister
+	Informer() cache.SharedIndexInformer
+	Lister() fleetv1.DepotLister
 }
+
+// TypedDepotInformer provides access to a shared informer and lister for
+// Depots, including the type-safe TypedInformer variant.
+// It is a superset of DepotInformer.
+type TypedDepotInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() DepotIndexInformer
+	Lister() fleetv1.DepotLister
+}
+
+// DepotIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type DepotIndexInformer cache.TypedSharedIndexInformer[*apisfleetv1.Depot]
+
+// DepotHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for Depot.
+type DepotHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apisfleetv1.Depot]
+
+// DepotDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for Depot.
+type DepotDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apisfleetv1.Depot]
+
+// DepotFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for Depot.
+type DepotFilteringHandler = cache.TypedFilteringResourceEventHandler[*apisfleetv1.Depot]
+
+// DepotIndexers is a specialization of [cache.TypedIndexers] for Depot.
+type DepotIndexers = cache.TypedIndexers[*apisfleetv1.Depot]
+
+// DeletedDepot is a specialization of [cache.DeletedObject] for Depot.
+type DeletedDepot = cache.DeletedObject[*apisfleetv1.Depot]
 
 type depotInformer struct {
-	factory *informers.Factory[versioned.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (i depotInformer) Informer() *cache.SharedIndexInformer[*fleetv1.Depot] {
-	return informers.InformerFor(i.factory, NewFilteredDepotInformer)
+// NewDepotInformer constructs a new informer for Depot type, with
+// every index of Depot besides indexers.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedDepotInformer]).
+func NewDepotInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
+	return NewTypedDepotInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-func (i depotInformer) Lister() listersfleetv1.DepotLister {
-	return listersfleetv1.NewDepotLister(i.Informer().GetIndexer())
+// NewTypedDepotInformer constructs a new informer for Depot type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedDepotInformer(client versioned.Interface, resyncPeriod time.Duration, indexers DepotIndexers) DepotIndexInformer {
+	return NewTypedDepotInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewDepotInformer returns a new informer of Depots,
-// not shared: prefer a factory's, which every controller of a process shares.
-func NewDepotInformer(client versioned.Interface, resyncPeriod time.Duration) *cache.SharedIndexInformer[*fleetv1.Depot] {
-	return NewFilteredDepotInformer(client, "", resyncPeriod, nil)
+// NewFilteredDepotInformer constructs a new informer for Depot type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredDepotInformer]).
+func NewFilteredDepotInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
+	return NewTypedDepotInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewFilteredDepotInformer returns a new informer of Depots
-// whose lists and watches tweakListOptions may change, with every index of Depot.
-func NewFilteredDepotInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*fleetv1.Depot] {
+// NewTypedFilteredDepotInformer constructs a new informer for Depot type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredDepotInformer(client versioned.Interface, resyncPeriod time.Duration, indexers DepotIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) DepotIndexInformer {
+	return NewTypedDepotInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewDepotInformerWithOptions constructs a new informer for Depot type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedDepotInformerWithOptions]).
+func NewDepotInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedDepotInformerWithOptions(client, options)
+}
+
+// NewTypedDepotInformerWithOptions constructs a new informer for Depot type with additional options,
+// and every index of Depot (AddDepotIndexes).
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedDepotInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) DepotIndexInformer {
 	api := client.FleetExampleV1().Depots()
-	lw := informers.NewListWatch[*fleetv1.Depot](api.List, api.Watch, client, tweakListOptions)
-	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*fleetv1.Depot]{
-		Name:         "depots.v1.fleet.example.dev",
-		ResyncPeriod: resyncPeriod,
-	})
-	// A new informer has no index yet: adding them cannot fail.
-	_ = listersfleetv1.AddDepotIndexes(informer.GetIndexer())
+	gvr := schema.GroupVersionResource{Group: "fleet.example.dev", Version: "v1", Resource: "depots"}
+	informer := informers.NewInformer[*apisfleetv1.Depot](api.List, api.Watch, client, gvr, options)
+	if err := fleetv1.AddDepotIndexes(informer.GetIndexer()); err != nil {
+		runtime.HandleError(err) // options.Indexers has an index of the same name
+	}
 	return informer
+}
+
+func (f *depotInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+	return NewTypedDepotInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
+}
+
+func (f *depotInformer) Informer() cache.SharedIndexInformer {
+	return f.factory.InformerFor(&apisfleetv1.Depot{}, f.defaultInformer)
+}
+
+func (f *depotInformer) TypedInformer() DepotIndexInformer {
+	return ToDepotIndexInformer(f.Informer())
+}
+
+func (f *depotInformer) Lister() fleetv1.DepotLister {
+	return fleetv1.NewDepotLister(f.Informer().GetIndexer())
+}
+
+// ToTypedDepotInformer converts an untyped informer into a TypedDepotInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Depot. If that is not the case, calling type-safe methods of the returned
+// TypedDepotInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedDepotInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedDepotInformer(informer DepotInformer) TypedDepotInformer {
+	if informer, ok := informer.(TypedDepotInformer); ok {
+		return informer
+	}
+	return &depotTypedInformerAdapter{informer}
+}
+
+type depotTypedInformerAdapter struct {
+	DepotInformer
+}
+
+func (a *depotTypedInformerAdapter) TypedInformer() DepotIndexInformer {
+	return ToDepotIndexInformer(a.Informer())
+}
+
+// ToDepotIndexInformer converts an untyped informer into a DepotIndexInformer:
+// informers of this package are one already; others are wrapped.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Depot. If that is not the case, calling type-safe methods of the returned
+// DepotIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a DepotIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToDepotIndexInformer(informer cache.SharedIndexInformer) DepotIndexInformer {
+	if informer, ok := informer.(DepotIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apisfleetv1.Depot](informer)
 }

@@ -23,38 +23,143 @@ import (
 
 	fleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v1"
 	versioned "github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/internalinterfaces"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// RouteInformer gives access to the factory's shared informer of Routes.
+// RouteInformer provides access to a shared informer for
+// Routes. Prefer using the type-safe variant (see [TypedRouteInformer]).
 type RouteInformer interface {
-	// Informer returns the shared informer, creating it on first use.
-	Informer() *cache.SharedIndexInformer[*fleetv1.Route]
+	Informer() cache.SharedIndexInformer
 }
+
+// TypedRouteInformer provides access to a shared informer for
+// Routes, including the type-safe TypedInformer variant.
+// It is a superset of RouteInformer.
+type TypedRouteInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() RouteIndexInformer
+}
+
+// RouteIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type RouteIndexInformer cache.TypedSharedIndexInformer[*fleetv1.Route]
+
+// RouteHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for Route.
+type RouteHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*fleetv1.Route]
+
+// RouteDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for Route.
+type RouteDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*fleetv1.Route]
+
+// RouteFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for Route.
+type RouteFilteringHandler = cache.TypedFilteringResourceEventHandler[*fleetv1.Route]
+
+// RouteIndexers is a specialization of [cache.TypedIndexers] for Route.
+type RouteIndexers = cache.TypedIndexers[*fleetv1.Route]
+
+// DeletedRoute is a specialization of [cache.DeletedObject] for Route.
+type DeletedRoute = cache.DeletedObject[*fleetv1.Route]
 
 type routeInformer struct {
-	factory *informers.Factory[versioned.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
+	namespace        string
 }
 
-func (i routeInformer) Informer() *cache.SharedIndexInformer[*fleetv1.Route] {
-	return informers.InformerFor(i.factory, NewFilteredRouteInformer)
+// NewRouteInformer constructs a new informer for Route type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedRouteInformer]).
+func NewRouteInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
+	return NewTypedRouteInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// NewRouteInformer returns a new informer of Routes in namespace (all when empty),
-// not shared: prefer a factory's, which every controller of a process shares.
-func NewRouteInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration) *cache.SharedIndexInformer[*fleetv1.Route] {
-	return NewFilteredRouteInformer(client, namespace, resyncPeriod, nil)
+// NewTypedRouteInformer constructs a new informer for Route type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedRouteInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers RouteIndexers) RouteIndexInformer {
+	return NewTypedRouteInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewFilteredRouteInformer returns a new informer of Routes in namespace (all when empty)
-// whose lists and watches tweakListOptions may change.
-func NewFilteredRouteInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*fleetv1.Route] {
+// NewFilteredRouteInformer constructs a new informer for Route type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredRouteInformer]).
+func NewFilteredRouteInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
+	return NewTypedRouteInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredRouteInformer constructs a new informer for Route type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredRouteInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers RouteIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) RouteIndexInformer {
+	return NewTypedRouteInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewRouteInformerWithOptions constructs a new informer for Route type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedRouteInformerWithOptions]).
+func NewRouteInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedRouteInformerWithOptions(client, namespace, options)
+}
+
+// NewTypedRouteInformerWithOptions constructs a new informer for Route type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedRouteInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) RouteIndexInformer {
 	api := client.FleetExampleV1().Routes(namespace)
-	lw := informers.NewListWatch[*fleetv1.Route](api.List, api.Watch, client, tweakListOptions)
-	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*fleetv1.Route]{
-		Name:         "routes.v1.fleet.example.dev",
-		ResyncPeriod: resyncPeriod,
-	})
-	return informer
+	gvr := schema.GroupVersionResource{Group: "fleet.example.dev", Version: "v1", Resource: "routes"}
+	return informers.NewInformer[*fleetv1.Route](api.List, api.Watch, client, gvr, options)
+}
+
+func (f *routeInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+	return NewTypedRouteInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
+}
+
+func (f *routeInformer) Informer() cache.SharedIndexInformer {
+	return f.factory.InformerFor(&fleetv1.Route{}, f.defaultInformer)
+}
+
+func (f *routeInformer) TypedInformer() RouteIndexInformer {
+	return ToRouteIndexInformer(f.Informer())
+}
+
+// ToTypedRouteInformer converts an untyped informer into a TypedRouteInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Route. If that is not the case, calling type-safe methods of the returned
+// TypedRouteInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedRouteInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedRouteInformer(informer RouteInformer) TypedRouteInformer {
+	if informer, ok := informer.(TypedRouteInformer); ok {
+		return informer
+	}
+	return &routeTypedInformerAdapter{informer}
+}
+
+type routeTypedInformerAdapter struct {
+	RouteInformer
+}
+
+func (a *routeTypedInformerAdapter) TypedInformer() RouteIndexInformer {
+	return ToRouteIndexInformer(a.Informer())
+}
+
+// ToRouteIndexInformer converts an untyped informer into a RouteIndexInformer:
+// informers of this package are one already; others are wrapped.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Route. If that is not the case, calling type-safe methods of the returned
+// RouteIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a RouteIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToRouteIndexInformer(informer cache.SharedIndexInformer) RouteIndexInformer {
+	if informer, ok := informer.(RouteIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*fleetv1.Route](informer)
 }

@@ -19,31 +19,34 @@ limitations under the License.
 package v2beta1
 
 import (
-	versioned "github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
-	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/internalinterfaces"
 )
 
-// Interface gives access to the informers of fleet.example.dev/v2beta1.
+// Interface provides access to all the informers in fleet.example.dev/v2beta1.
 type Interface interface {
-	// Depots returns the informer of Depots.
-	Depots() DepotInformer
-	// Vehicles returns the informer of Vehicles.
-	Vehicles() VehicleInformer
-}
-
-// New returns the informers of fleet.example.dev/v2beta1 of a factory.
-func New(factory *informers.Factory[versioned.Interface]) Interface {
-	return version{factory: factory}
+	// Depots returns a DepotInformer.
+	Depots() TypedDepotInformer
+	// Vehicles returns a VehicleInformer.
+	Vehicles() TypedVehicleInformer
 }
 
 type version struct {
-	factory *informers.Factory[versioned.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (v version) Depots() DepotInformer {
-	return depotInformer{factory: v.factory}
+// New returns a new Interface.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-func (v version) Vehicles() VehicleInformer {
-	return vehicleInformer{factory: v.factory}
+// Depots returns a TypedDepotInformer.
+func (v *version) Depots() TypedDepotInformer {
+	return &depotInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+}
+
+// Vehicles returns a TypedVehicleInformer.
+func (v *version) Vehicles() TypedVehicleInformer {
+	return &vehicleInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

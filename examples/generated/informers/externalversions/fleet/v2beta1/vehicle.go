@@ -21,49 +21,159 @@ package v2beta1
 import (
 	time "time"
 
-	fleetv2beta1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v2beta1"
+	apisfleetv2beta1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v2beta1"
 	versioned "github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
-	listersfleetv2beta1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/fleet/v2beta1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/internalinterfaces"
+	fleetv2beta1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/fleet/v2beta1"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
+	runtime "k8s.io/apimachinery/pkg/util/runtime"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// VehicleInformer gives access to the factory's shared informer of Vehicles and to its lister.
+// VehicleInformer provides access to a shared informer and lister for
+// Vehicles. Prefer using the type-safe variant (see [TypedVehicleInformer]).
 type VehicleInformer interface {
-	// Informer returns the shared informer, creating it on first use.
-	Informer() *cache.SharedIndexInformer[*fleetv2beta1.Vehicle]
-	// Lister returns a lister over the shared informer's cache.
-	Lister() listersfleetv2beta1.VehicleLister
+	Informer() cache.SharedIndexInformer
+	Lister() fleetv2beta1.VehicleLister
 }
+
+// TypedVehicleInformer provides access to a shared informer and lister for
+// Vehicles, including the type-safe TypedInformer variant.
+// It is a superset of VehicleInformer.
+type TypedVehicleInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() VehicleIndexInformer
+	Lister() fleetv2beta1.VehicleLister
+}
+
+// VehicleIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type VehicleIndexInformer cache.TypedSharedIndexInformer[*apisfleetv2beta1.Vehicle]
+
+// VehicleHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for Vehicle.
+type VehicleHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apisfleetv2beta1.Vehicle]
+
+// VehicleDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for Vehicle.
+type VehicleDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apisfleetv2beta1.Vehicle]
+
+// VehicleFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for Vehicle.
+type VehicleFilteringHandler = cache.TypedFilteringResourceEventHandler[*apisfleetv2beta1.Vehicle]
+
+// VehicleIndexers is a specialization of [cache.TypedIndexers] for Vehicle.
+type VehicleIndexers = cache.TypedIndexers[*apisfleetv2beta1.Vehicle]
+
+// DeletedVehicle is a specialization of [cache.DeletedObject] for Vehicle.
+type DeletedVehicle = cache.DeletedObject[*apisfleetv2beta1.Vehicle]
 
 type vehicleInformer struct {
-	factory *informers.Factory[versioned.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
+	namespace        string
 }
 
-func (i vehicleInformer) Informer() *cache.SharedIndexInformer[*fleetv2beta1.Vehicle] {
-	return informers.InformerFor(i.factory, NewFilteredVehicleInformer)
+// NewVehicleInformer constructs a new informer for Vehicle type, with
+// every index of Vehicle besides indexers.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedVehicleInformer]).
+func NewVehicleInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
+	return NewTypedVehicleInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-func (i vehicleInformer) Lister() listersfleetv2beta1.VehicleLister {
-	return listersfleetv2beta1.NewVehicleLister(i.Informer().GetIndexer())
+// NewTypedVehicleInformer constructs a new informer for Vehicle type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedVehicleInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers VehicleIndexers) VehicleIndexInformer {
+	return NewTypedVehicleInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewVehicleInformer returns a new informer of Vehicles in namespace (all when empty),
-// not shared: prefer a factory's, which every controller of a process shares.
-func NewVehicleInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration) *cache.SharedIndexInformer[*fleetv2beta1.Vehicle] {
-	return NewFilteredVehicleInformer(client, namespace, resyncPeriod, nil)
+// NewFilteredVehicleInformer constructs a new informer for Vehicle type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredVehicleInformer]).
+func NewFilteredVehicleInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
+	return NewTypedVehicleInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewFilteredVehicleInformer returns a new informer of Vehicles in namespace (all when empty)
-// whose lists and watches tweakListOptions may change, with every index of Vehicle.
-func NewFilteredVehicleInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*fleetv2beta1.Vehicle] {
+// NewTypedFilteredVehicleInformer constructs a new informer for Vehicle type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredVehicleInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers VehicleIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) VehicleIndexInformer {
+	return NewTypedVehicleInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewVehicleInformerWithOptions constructs a new informer for Vehicle type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedVehicleInformerWithOptions]).
+func NewVehicleInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedVehicleInformerWithOptions(client, namespace, options)
+}
+
+// NewTypedVehicleInformerWithOptions constructs a new informer for Vehicle type with additional options,
+// and every index of Vehicle (AddVehicleIndexes).
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedVehicleInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) VehicleIndexInformer {
 	api := client.FleetExampleV2beta1().Vehicles(namespace)
-	lw := informers.NewListWatch[*fleetv2beta1.Vehicle](api.List, api.Watch, client, tweakListOptions)
-	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*fleetv2beta1.Vehicle]{
-		Name:         "vehicles.v2beta1.fleet.example.dev",
-		ResyncPeriod: resyncPeriod,
-	})
-	// A new informer has no index yet: adding them cannot fail.
-	_ = listersfleetv2beta1.AddVehicleIndexes(informer.GetIndexer())
+	gvr := schema.GroupVersionResource{Group: "fleet.example.dev", Version: "v2beta1", Resource: "vehicles"}
+	informer := informers.NewInformer[*apisfleetv2beta1.Vehicle](api.List, api.Watch, client, gvr, options)
+	if err := fleetv2beta1.AddVehicleIndexes(informer.GetIndexer()); err != nil {
+		runtime.HandleError(err) // options.Indexers has an index of the same name
+	}
 	return informer
+}
+
+func (f *vehicleInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+	return NewTypedVehicleInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
+}
+
+func (f *vehicleInformer) Informer() cache.SharedIndexInformer {
+	return f.factory.InformerFor(&apisfleetv2beta1.Vehicle{}, f.defaultInformer)
+}
+
+func (f *vehicleInformer) TypedInformer() VehicleIndexInformer {
+	return ToVehicleIndexInformer(f.Informer())
+}
+
+func (f *vehicleInformer) Lister() fleetv2beta1.VehicleLister {
+	return fleetv2beta1.NewVehicleLister(f.Informer().GetIndexer())
+}
+
+// ToTypedVehicleInformer converts an untyped informer into a TypedVehicleInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Vehicle. If that is not the case, calling type-safe methods of the returned
+// TypedVehicleInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedVehicleInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedVehicleInformer(informer VehicleInformer) TypedVehicleInformer {
+	if informer, ok := informer.(TypedVehicleInformer); ok {
+		return informer
+	}
+	return &vehicleTypedInformerAdapter{informer}
+}
+
+type vehicleTypedInformerAdapter struct {
+	VehicleInformer
+}
+
+func (a *vehicleTypedInformerAdapter) TypedInformer() VehicleIndexInformer {
+	return ToVehicleIndexInformer(a.Informer())
+}
+
+// ToVehicleIndexInformer converts an untyped informer into a VehicleIndexInformer:
+// informers of this package are one already; others are wrapped.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Vehicle. If that is not the case, calling type-safe methods of the returned
+// VehicleIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a VehicleIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToVehicleIndexInformer(informer cache.SharedIndexInformer) VehicleIndexInformer {
+	if informer, ok := informer.(VehicleIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apisfleetv2beta1.Vehicle](informer)
 }

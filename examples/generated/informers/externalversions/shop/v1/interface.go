@@ -19,31 +19,34 @@ limitations under the License.
 package v1
 
 import (
-	versioned "github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
-	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/internalinterfaces"
 )
 
-// Interface gives access to the informers of shop.example.dev/v1.
+// Interface provides access to all the informers in shop.example.dev/v1.
 type Interface interface {
-	// Shops returns the informer of Shops.
-	Shops() ShopInformer
-	// Widgets returns the informer of Widgets.
-	Widgets() WidgetInformer
-}
-
-// New returns the informers of shop.example.dev/v1 of a factory.
-func New(factory *informers.Factory[versioned.Interface]) Interface {
-	return version{factory: factory}
+	// Shops returns a ShopInformer.
+	Shops() TypedShopInformer
+	// Widgets returns a WidgetInformer.
+	Widgets() TypedWidgetInformer
 }
 
 type version struct {
-	factory *informers.Factory[versioned.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (v version) Shops() ShopInformer {
-	return shopInformer{factory: v.factory}
+// New returns a new Interface.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-func (v version) Widgets() WidgetInformer {
-	return widgetInformer{factory: v.factory}
+// Shops returns a TypedShopInformer.
+func (v *version) Shops() TypedShopInformer {
+	return &shopInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+}
+
+// Widgets returns a TypedWidgetInformer.
+func (v *version) Widgets() TypedWidgetInformer {
+	return &widgetInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

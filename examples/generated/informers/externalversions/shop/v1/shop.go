@@ -21,49 +21,158 @@ package v1
 import (
 	time "time"
 
-	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
+	apisshopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	versioned "github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
-	listersshopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/internalinterfaces"
+	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
+	runtime "k8s.io/apimachinery/pkg/util/runtime"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// ShopInformer gives access to the factory's shared informer of Shops and to its lister.
+// ShopInformer provides access to a shared informer and lister for
+// Shops. Prefer using the type-safe variant (see [TypedShopInformer]).
 type ShopInformer interface {
-	// Informer returns the shared informer, creating it on first use.
-	Informer() *cache.SharedIndexInformer[*shopv1.Shop]
-	// Lister returns a lister over the shared informer's cache.
-	Lister() listersshopv1.ShopLister
+	Informer() cache.SharedIndexInformer
+	Lister() shopv1.ShopLister
 }
+
+// TypedShopInformer provides access to a shared informer and lister for
+// Shops, including the type-safe TypedInformer variant.
+// It is a superset of ShopInformer.
+type TypedShopInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() ShopIndexInformer
+	Lister() shopv1.ShopLister
+}
+
+// ShopIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type ShopIndexInformer cache.TypedSharedIndexInformer[*apisshopv1.Shop]
+
+// ShopHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for Shop.
+type ShopHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apisshopv1.Shop]
+
+// ShopDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for Shop.
+type ShopDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apisshopv1.Shop]
+
+// ShopFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for Shop.
+type ShopFilteringHandler = cache.TypedFilteringResourceEventHandler[*apisshopv1.Shop]
+
+// ShopIndexers is a specialization of [cache.TypedIndexers] for Shop.
+type ShopIndexers = cache.TypedIndexers[*apisshopv1.Shop]
+
+// DeletedShop is a specialization of [cache.DeletedObject] for Shop.
+type DeletedShop = cache.DeletedObject[*apisshopv1.Shop]
 
 type shopInformer struct {
-	factory *informers.Factory[versioned.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (i shopInformer) Informer() *cache.SharedIndexInformer[*shopv1.Shop] {
-	return informers.InformerFor(i.factory, NewFilteredShopInformer)
+// NewShopInformer constructs a new informer for Shop type, with
+// every index of Shop besides indexers.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedShopInformer]).
+func NewShopInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
+	return NewTypedShopInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-func (i shopInformer) Lister() listersshopv1.ShopLister {
-	return listersshopv1.NewShopLister(i.Informer().GetIndexer())
+// NewTypedShopInformer constructs a new informer for Shop type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedShopInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ShopIndexers) ShopIndexInformer {
+	return NewTypedShopInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewShopInformer returns a new informer of Shops,
-// not shared: prefer a factory's, which every controller of a process shares.
-func NewShopInformer(client versioned.Interface, resyncPeriod time.Duration) *cache.SharedIndexInformer[*shopv1.Shop] {
-	return NewFilteredShopInformer(client, "", resyncPeriod, nil)
+// NewFilteredShopInformer constructs a new informer for Shop type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredShopInformer]).
+func NewFilteredShopInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
+	return NewTypedShopInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewFilteredShopInformer returns a new informer of Shops
-// whose lists and watches tweakListOptions may change, with every index of Shop.
-func NewFilteredShopInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*shopv1.Shop] {
+// NewTypedFilteredShopInformer constructs a new informer for Shop type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredShopInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ShopIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ShopIndexInformer {
+	return NewTypedShopInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewShopInformerWithOptions constructs a new informer for Shop type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedShopInformerWithOptions]).
+func NewShopInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedShopInformerWithOptions(client, options)
+}
+
+// NewTypedShopInformerWithOptions constructs a new informer for Shop type with additional options,
+// and every index of Shop (AddShopIndexes).
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedShopInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) ShopIndexInformer {
 	api := client.ShopV1().Shops()
-	lw := informers.NewListWatch[*shopv1.Shop](api.List, api.Watch, client, tweakListOptions)
-	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*shopv1.Shop]{
-		Name:         "shops.v1.shop.example.dev",
-		ResyncPeriod: resyncPeriod,
-	})
-	// A new informer has no index yet: adding them cannot fail.
-	_ = listersshopv1.AddShopIndexes(informer.GetIndexer())
+	gvr := schema.GroupVersionResource{Group: "shop.example.dev", Version: "v1", Resource: "shops"}
+	informer := informers.NewInformer[*apisshopv1.Shop](api.List, api.Watch, client, gvr, options)
+	if err := shopv1.AddShopIndexes(informer.GetIndexer()); err != nil {
+		runtime.HandleError(err) // options.Indexers has an index of the same name
+	}
 	return informer
+}
+
+func (f *shopInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+	return NewTypedShopInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
+}
+
+func (f *shopInformer) Informer() cache.SharedIndexInformer {
+	return f.factory.InformerFor(&apisshopv1.Shop{}, f.defaultInformer)
+}
+
+func (f *shopInformer) TypedInformer() ShopIndexInformer {
+	return ToShopIndexInformer(f.Informer())
+}
+
+func (f *shopInformer) Lister() shopv1.ShopLister {
+	return shopv1.NewShopLister(f.Informer().GetIndexer())
+}
+
+// ToTypedShopInformer converts an untyped informer into a TypedShopInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Shop. If that is not the case, calling type-safe methods of the returned
+// TypedShopInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedShopInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedShopInformer(informer ShopInformer) TypedShopInformer {
+	if informer, ok := informer.(TypedShopInformer); ok {
+		return informer
+	}
+	return &shopTypedInformerAdapter{informer}
+}
+
+type shopTypedInformerAdapter struct {
+	ShopInformer
+}
+
+func (a *shopTypedInformerAdapter) TypedInformer() ShopIndexInformer {
+	return ToShopIndexInformer(a.Informer())
+}
+
+// ToShopIndexInformer converts an untyped informer into a ShopIndexInformer:
+// informers of this package are one already; others are wrapped.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Shop. If that is not the case, calling type-safe methods of the returned
+// ShopIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a ShopIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToShopIndexInformer(informer cache.SharedIndexInformer) ShopIndexInformer {
+	if informer, ok := informer.(ShopIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apisshopv1.Shop](informer)
 }

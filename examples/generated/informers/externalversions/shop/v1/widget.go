@@ -21,49 +21,159 @@ package v1
 import (
 	time "time"
 
-	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
+	apisshopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	versioned "github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
-	listersshopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/internalinterfaces"
+	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
+	runtime "k8s.io/apimachinery/pkg/util/runtime"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// WidgetInformer gives access to the factory's shared informer of Widgets and to its lister.
+// WidgetInformer provides access to a shared informer and lister for
+// Widgets. Prefer using the type-safe variant (see [TypedWidgetInformer]).
 type WidgetInformer interface {
-	// Informer returns the shared informer, creating it on first use.
-	Informer() *cache.SharedIndexInformer[*shopv1.Widget]
-	// Lister returns a lister over the shared informer's cache.
-	Lister() listersshopv1.WidgetLister
+	Informer() cache.SharedIndexInformer
+	Lister() shopv1.WidgetLister
 }
+
+// TypedWidgetInformer provides access to a shared informer and lister for
+// Widgets, including the type-safe TypedInformer variant.
+// It is a superset of WidgetInformer.
+type TypedWidgetInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() WidgetIndexInformer
+	Lister() shopv1.WidgetLister
+}
+
+// WidgetIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type WidgetIndexInformer cache.TypedSharedIndexInformer[*apisshopv1.Widget]
+
+// WidgetHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for Widget.
+type WidgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apisshopv1.Widget]
+
+// WidgetDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for Widget.
+type WidgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apisshopv1.Widget]
+
+// WidgetFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for Widget.
+type WidgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*apisshopv1.Widget]
+
+// WidgetIndexers is a specialization of [cache.TypedIndexers] for Widget.
+type WidgetIndexers = cache.TypedIndexers[*apisshopv1.Widget]
+
+// DeletedWidget is a specialization of [cache.DeletedObject] for Widget.
+type DeletedWidget = cache.DeletedObject[*apisshopv1.Widget]
 
 type widgetInformer struct {
-	factory *informers.Factory[versioned.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
+	namespace        string
 }
 
-func (i widgetInformer) Informer() *cache.SharedIndexInformer[*shopv1.Widget] {
-	return informers.InformerFor(i.factory, NewFilteredWidgetInformer)
+// NewWidgetInformer constructs a new informer for Widget type, with
+// every index of Widget besides indexers.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedWidgetInformer]).
+func NewWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
+	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-func (i widgetInformer) Lister() listersshopv1.WidgetLister {
-	return listersshopv1.NewWidgetLister(i.Informer().GetIndexer())
+// NewTypedWidgetInformer constructs a new informer for Widget type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WidgetIndexers) WidgetIndexInformer {
+	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewWidgetInformer returns a new informer of Widgets in namespace (all when empty),
-// not shared: prefer a factory's, which every controller of a process shares.
-func NewWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration) *cache.SharedIndexInformer[*shopv1.Widget] {
-	return NewFilteredWidgetInformer(client, namespace, resyncPeriod, nil)
+// NewFilteredWidgetInformer constructs a new informer for Widget type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredWidgetInformer]).
+func NewFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
+	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewFilteredWidgetInformer returns a new informer of Widgets in namespace (all when empty)
-// whose lists and watches tweakListOptions may change, with every index of Widget.
-func NewFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*shopv1.Widget] {
+// NewTypedFilteredWidgetInformer constructs a new informer for Widget type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WidgetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) WidgetIndexInformer {
+	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewWidgetInformerWithOptions constructs a new informer for Widget type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedWidgetInformerWithOptions]).
+func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedWidgetInformerWithOptions(client, namespace, options)
+}
+
+// NewTypedWidgetInformerWithOptions constructs a new informer for Widget type with additional options,
+// and every index of Widget (AddWidgetIndexes).
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) WidgetIndexInformer {
 	api := client.ShopV1().Widgets(namespace)
-	lw := informers.NewListWatch[*shopv1.Widget](api.List, api.Watch, client, tweakListOptions)
-	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*shopv1.Widget]{
-		Name:         "widgets.v1.shop.example.dev",
-		ResyncPeriod: resyncPeriod,
-	})
-	// A new informer has no index yet: adding them cannot fail.
-	_ = listersshopv1.AddWidgetIndexes(informer.GetIndexer())
+	gvr := schema.GroupVersionResource{Group: "shop.example.dev", Version: "v1", Resource: "widgets"}
+	informer := informers.NewInformer[*apisshopv1.Widget](api.List, api.Watch, client, gvr, options)
+	if err := shopv1.AddWidgetIndexes(informer.GetIndexer()); err != nil {
+		runtime.HandleError(err) // options.Indexers has an index of the same name
+	}
 	return informer
+}
+
+func (f *widgetInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+	return NewTypedWidgetInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
+}
+
+func (f *widgetInformer) Informer() cache.SharedIndexInformer {
+	return f.factory.InformerFor(&apisshopv1.Widget{}, f.defaultInformer)
+}
+
+func (f *widgetInformer) TypedInformer() WidgetIndexInformer {
+	return ToWidgetIndexInformer(f.Informer())
+}
+
+func (f *widgetInformer) Lister() shopv1.WidgetLister {
+	return shopv1.NewWidgetLister(f.Informer().GetIndexer())
+}
+
+// ToTypedWidgetInformer converts an untyped informer into a TypedWidgetInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Widget. If that is not the case, calling type-safe methods of the returned
+// TypedWidgetInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedWidgetInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedWidgetInformer(informer WidgetInformer) TypedWidgetInformer {
+	if informer, ok := informer.(TypedWidgetInformer); ok {
+		return informer
+	}
+	return &widgetTypedInformerAdapter{informer}
+}
+
+type widgetTypedInformerAdapter struct {
+	WidgetInformer
+}
+
+func (a *widgetTypedInformerAdapter) TypedInformer() WidgetIndexInformer {
+	return ToWidgetIndexInformer(a.Informer())
+}
+
+// ToWidgetIndexInformer converts an untyped informer into a WidgetIndexInformer:
+// informers of this package are one already; others are wrapped.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Widget. If that is not the case, calling type-safe methods of the returned
+// WidgetIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a WidgetIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToWidgetIndexInformer(informer cache.SharedIndexInformer) WidgetIndexInformer {
+	if informer, ok := informer.(WidgetIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apisshopv1.Widget](informer)
 }

@@ -20,25 +20,27 @@ package apps
 
 import (
 	v1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/apps/v1"
-	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	kubernetes "k8s.io/client-go/kubernetes"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/internalinterfaces"
 )
 
-// Interface gives access to the versions of apps.
+// Interface provides access to each of the versions of apps.
 type Interface interface {
-	// V1 returns the informers of apps/v1.
+	// V1 provides access to shared informers for resources in apps/v1.
 	V1() v1.Interface
 }
 
-// New returns the informers of apps of a factory.
-func New(factory *informers.Factory[kubernetes.Interface]) Interface {
-	return group{factory: factory}
-}
-
 type group struct {
-	factory *informers.Factory[kubernetes.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (g group) V1() v1.Interface {
-	return v1.New(g.factory)
+// New returns a new Interface.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &group{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
+}
+
+// V1 returns a new v1.Interface.
+func (g *group) V1() v1.Interface {
+	return v1.New(g.factory, g.namespace, g.tweakListOptions)
 }

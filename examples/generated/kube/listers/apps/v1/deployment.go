@@ -19,67 +19,67 @@ limitations under the License.
 package v1
 
 import (
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	appsv1 "k8s.io/api/apps/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// DeploymentLister lists Deployments from an informer's cache.
-// The objects it returns are shared with the cache: do not mutate them.
+// DeploymentLister helps list Deployments.
+// All objects returned here must be treated as read-only.
 type DeploymentLister interface {
-	// List returns the Deployments of every namespace whose labels match selector.
-	List(selector labels.Selector) ([]*appsv1.Deployment, error)
-	// Deployments returns a lister for the Deployments of one namespace.
+	// List lists all Deployments in the indexer.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*appsv1.Deployment, err error)
+	// Deployments returns an object that can list and get Deployments.
 	Deployments(namespace string) DeploymentNamespaceLister
 	// ByApp returns the Deployments of every namespace indexed by the value of their label app.
 	ByApp(value string) ([]*appsv1.Deployment, error)
+	DeploymentListerExpansion
 }
 
-// DeploymentNamespaceLister lists the Deployments of one namespace.
+// deploymentLister implements the DeploymentLister interface.
+type deploymentLister struct {
+	runtimecache.Lister[*appsv1.Deployment]
+}
+
+// NewDeploymentLister returns a new DeploymentLister. Its lookups need the indexes
+// of AddDeploymentIndexes in indexer.
+func NewDeploymentLister(indexer cache.Indexer) DeploymentLister {
+	return &deploymentLister{runtimecache.NewLister[*appsv1.Deployment](indexer, appsv1.Resource("deployment"))}
+}
+
+// Deployments returns an object that can list and get Deployments.
+func (s *deploymentLister) Deployments(namespace string) DeploymentNamespaceLister {
+	return deploymentNamespaceLister{s.Lister.Namespace(namespace)}
+}
+
+func (s *deploymentLister) ByApp(value string) ([]*appsv1.Deployment, error) {
+	return s.Lister.ByIndex(DeploymentByAppIndex, value)
+}
+
+// DeploymentNamespaceLister helps list and get Deployments.
+// All objects returned here must be treated as read-only.
 type DeploymentNamespaceLister interface {
-	// List returns the Deployments of the namespace whose labels match selector.
-	List(selector labels.Selector) ([]*appsv1.Deployment, error)
-	// Get returns the Deployment of the namespace called name, or a NotFound error.
+	// List lists all Deployments in the indexer for a given namespace.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*appsv1.Deployment, err error)
+	// Get retrieves the Deployment from the indexer for a given namespace and name.
+	// Objects returned here must be treated as read-only.
 	Get(name string) (*appsv1.Deployment, error)
 	// ByApp returns the Deployments of the namespace indexed by the value of their label app.
 	ByApp(value string) ([]*appsv1.Deployment, error)
+	DeploymentNamespaceListerExpansion
 }
 
-// NewDeploymentLister returns a DeploymentLister over an informer's indexer.
-func NewDeploymentLister(indexer cache.Indexer[*appsv1.Deployment]) DeploymentLister {
-	return deploymentLister{base: cache.NewLister[*appsv1.Deployment](indexer, appsv1.Resource("deployments"))}
-}
-
-type deploymentLister struct {
-	base cache.Lister[*appsv1.Deployment]
-}
-
-func (l deploymentLister) List(selector labels.Selector) ([]*appsv1.Deployment, error) {
-	return l.base.List(selector)
-}
-
-func (l deploymentLister) Deployments(namespace string) DeploymentNamespaceLister {
-	return deploymentNamespaceLister{base: l.base.Namespace(namespace)}
-}
-
-func (l deploymentLister) ByApp(value string) ([]*appsv1.Deployment, error) {
-	return l.base.ByIndex(DeploymentByAppIndex, value)
-}
-
+// deploymentNamespaceLister implements the DeploymentNamespaceLister
+// interface.
 type deploymentNamespaceLister struct {
-	base cache.NamespaceLister[*appsv1.Deployment]
+	runtimecache.NamespaceLister[*appsv1.Deployment]
 }
 
-func (l deploymentNamespaceLister) List(selector labels.Selector) ([]*appsv1.Deployment, error) {
-	return l.base.List(selector)
-}
-
-func (l deploymentNamespaceLister) Get(name string) (*appsv1.Deployment, error) {
-	return l.base.Get(name)
-}
-
-func (l deploymentNamespaceLister) ByApp(value string) ([]*appsv1.Deployment, error) {
-	return l.base.ByIndex(DeploymentByAppIndex, value)
+func (s deploymentNamespaceLister) ByApp(value string) ([]*appsv1.Deployment, error) {
+	return s.NamespaceLister.ByIndex(DeploymentByAppIndex, value)
 }
 
 // The names of the indexes of Deployment.
@@ -88,10 +88,21 @@ const (
 	DeploymentByAppIndex = "byApp"
 )
 
-// AddDeploymentIndexes adds every index of Deployment to indexer.
-func AddDeploymentIndexes(indexer cache.Indexer[*appsv1.Deployment]) error {
-	if err := indexer.AddLabelIndex(DeploymentByAppIndex, "app"); err != nil {
-		return err
-	}
-	return nil
+// deploymentLabelIndexes are the label indexes of Deployment: the label
+// key of each, by index name.
+var deploymentLabelIndexes = map[string]string{
+	DeploymentByAppIndex: "app",
+}
+
+// AddDeploymentIndexes adds every index of Deployment to indexer, which must hold
+// Deployments; the lookups of DeploymentLister need them, and the generated
+// informers add them.
+func AddDeploymentIndexes(indexer cache.Indexer) error {
+	return runtimecache.AddIndexes(indexer, runtimecache.Indexers[*appsv1.Deployment](nil), deploymentLabelIndexes)
+}
+
+// DeploymentIndexers returns every index of Deployment as client-go index functions,
+// for building an indexer with cache.NewIndexer (in tests, for example).
+func DeploymentIndexers() cache.Indexers {
+	return runtimecache.ToIndexers(runtimecache.Indexers[*appsv1.Deployment](nil), deploymentLabelIndexes)
 }

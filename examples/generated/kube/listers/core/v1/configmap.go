@@ -19,80 +19,80 @@ limitations under the License.
 package v1
 
 import (
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// ConfigMapLister lists ConfigMaps from an informer's cache.
-// The objects it returns are shared with the cache: do not mutate them.
+// ConfigMapLister helps list ConfigMaps.
+// All objects returned here must be treated as read-only.
 type ConfigMapLister interface {
-	// List returns the ConfigMaps of every namespace whose labels match selector.
-	List(selector labels.Selector) ([]*corev1.ConfigMap, error)
-	// ConfigMaps returns a lister for the ConfigMaps of one namespace.
+	// List lists all ConfigMaps in the indexer.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*corev1.ConfigMap, err error)
+	// ConfigMaps returns an object that can list and get ConfigMaps.
 	ConfigMaps(namespace string) ConfigMapNamespaceLister
 	// ByManagedBy returns the ConfigMaps of every namespace indexed by the value of their annotation example.dev/managed-by.
 	ByManagedBy(value string) ([]*corev1.ConfigMap, error)
 	// ByWidget returns the ConfigMaps of every namespace indexed by the name of their controlling Widget.
 	ByWidget(value string) ([]*corev1.ConfigMap, error)
+	ConfigMapListerExpansion
 }
 
-// ConfigMapNamespaceLister lists the ConfigMaps of one namespace.
+// configMapLister implements the ConfigMapLister interface.
+type configMapLister struct {
+	runtimecache.Lister[*corev1.ConfigMap]
+}
+
+// NewConfigMapLister returns a new ConfigMapLister. Its lookups need the indexes
+// of AddConfigMapIndexes in indexer.
+func NewConfigMapLister(indexer cache.Indexer) ConfigMapLister {
+	return &configMapLister{runtimecache.NewLister[*corev1.ConfigMap](indexer, corev1.Resource("configmap"))}
+}
+
+// ConfigMaps returns an object that can list and get ConfigMaps.
+func (s *configMapLister) ConfigMaps(namespace string) ConfigMapNamespaceLister {
+	return configMapNamespaceLister{s.Lister.Namespace(namespace)}
+}
+
+func (s *configMapLister) ByManagedBy(value string) ([]*corev1.ConfigMap, error) {
+	return s.Lister.ByIndex(ConfigMapByManagedByIndex, value)
+}
+
+func (s *configMapLister) ByWidget(value string) ([]*corev1.ConfigMap, error) {
+	return s.Lister.ByIndex(ConfigMapByWidgetIndex, value)
+}
+
+// ConfigMapNamespaceLister helps list and get ConfigMaps.
+// All objects returned here must be treated as read-only.
 type ConfigMapNamespaceLister interface {
-	// List returns the ConfigMaps of the namespace whose labels match selector.
-	List(selector labels.Selector) ([]*corev1.ConfigMap, error)
-	// Get returns the ConfigMap of the namespace called name, or a NotFound error.
+	// List lists all ConfigMaps in the indexer for a given namespace.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*corev1.ConfigMap, err error)
+	// Get retrieves the ConfigMap from the indexer for a given namespace and name.
+	// Objects returned here must be treated as read-only.
 	Get(name string) (*corev1.ConfigMap, error)
 	// ByManagedBy returns the ConfigMaps of the namespace indexed by the value of their annotation example.dev/managed-by.
 	ByManagedBy(value string) ([]*corev1.ConfigMap, error)
 	// ByWidget returns the ConfigMaps of the namespace indexed by the name of their controlling Widget.
 	ByWidget(value string) ([]*corev1.ConfigMap, error)
+	ConfigMapNamespaceListerExpansion
 }
 
-// NewConfigMapLister returns a ConfigMapLister over an informer's indexer.
-func NewConfigMapLister(indexer cache.Indexer[*corev1.ConfigMap]) ConfigMapLister {
-	return configMapLister{base: cache.NewLister[*corev1.ConfigMap](indexer, corev1.Resource("configmaps"))}
-}
-
-type configMapLister struct {
-	base cache.Lister[*corev1.ConfigMap]
-}
-
-func (l configMapLister) List(selector labels.Selector) ([]*corev1.ConfigMap, error) {
-	return l.base.List(selector)
-}
-
-func (l configMapLister) ConfigMaps(namespace string) ConfigMapNamespaceLister {
-	return configMapNamespaceLister{base: l.base.Namespace(namespace)}
-}
-
-func (l configMapLister) ByManagedBy(value string) ([]*corev1.ConfigMap, error) {
-	return l.base.ByIndex(ConfigMapByManagedByIndex, value)
-}
-
-func (l configMapLister) ByWidget(value string) ([]*corev1.ConfigMap, error) {
-	return l.base.ByIndex(ConfigMapByWidgetIndex, value)
-}
-
+// configMapNamespaceLister implements the ConfigMapNamespaceLister
+// interface.
 type configMapNamespaceLister struct {
-	base cache.NamespaceLister[*corev1.ConfigMap]
+	runtimecache.NamespaceLister[*corev1.ConfigMap]
 }
 
-func (l configMapNamespaceLister) List(selector labels.Selector) ([]*corev1.ConfigMap, error) {
-	return l.base.List(selector)
+func (s configMapNamespaceLister) ByManagedBy(value string) ([]*corev1.ConfigMap, error) {
+	return s.NamespaceLister.ByIndex(ConfigMapByManagedByIndex, value)
 }
 
-func (l configMapNamespaceLister) Get(name string) (*corev1.ConfigMap, error) {
-	return l.base.Get(name)
-}
-
-func (l configMapNamespaceLister) ByManagedBy(value string) ([]*corev1.ConfigMap, error) {
-	return l.base.ByIndex(ConfigMapByManagedByIndex, value)
-}
-
-func (l configMapNamespaceLister) ByWidget(value string) ([]*corev1.ConfigMap, error) {
-	return l.base.ByIndex(ConfigMapByWidgetIndex, value)
+func (s configMapNamespaceLister) ByWidget(value string) ([]*corev1.ConfigMap, error) {
+	return s.NamespaceLister.ByIndex(ConfigMapByWidgetIndex, value)
 }
 
 // The names of the indexes of ConfigMap.
@@ -119,13 +119,21 @@ func ConfigMapByWidget(obj *corev1.ConfigMap) []string {
 	return nil
 }
 
-// AddConfigMapIndexes adds every index of ConfigMap to indexer.
-func AddConfigMapIndexes(indexer cache.Indexer[*corev1.ConfigMap]) error {
-	if err := indexer.AddIndexers(cache.Indexers[*corev1.ConfigMap]{
-		ConfigMapByManagedByIndex: ConfigMapByManagedBy,
-		ConfigMapByWidgetIndex:    ConfigMapByWidget,
-	}); err != nil {
-		return err
-	}
-	return nil
+// configMapIndexFuncs are the index functions of ConfigMap, by index name.
+var configMapIndexFuncs = runtimecache.Indexers[*corev1.ConfigMap]{
+	ConfigMapByManagedByIndex: ConfigMapByManagedBy,
+	ConfigMapByWidgetIndex:    ConfigMapByWidget,
+}
+
+// AddConfigMapIndexes adds every index of ConfigMap to indexer, which must hold
+// ConfigMaps; the lookups of ConfigMapLister need them, and the generated
+// informers add them.
+func AddConfigMapIndexes(indexer cache.Indexer) error {
+	return runtimecache.AddIndexes(indexer, configMapIndexFuncs, nil)
+}
+
+// ConfigMapIndexers returns every index of ConfigMap as client-go index functions,
+// for building an indexer with cache.NewIndexer (in tests, for example).
+func ConfigMapIndexers() cache.Indexers {
+	return runtimecache.ToIndexers(configMapIndexFuncs, nil)
 }

@@ -19,19 +19,21 @@ limitations under the License.
 package v1
 
 import (
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// PodLister lists Pods from an informer's cache.
-// The objects it returns are shared with the cache: do not mutate them.
+// PodLister helps list Pods.
+// All objects returned here must be treated as read-only.
 type PodLister interface {
-	// List returns the Pods of every namespace whose labels match selector.
-	List(selector labels.Selector) ([]*corev1.Pod, error)
-	// Pods returns a lister for the Pods of one namespace.
+	// List lists all Pods in the indexer.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*corev1.Pod, err error)
+	// Pods returns an object that can list and get Pods.
 	Pods(namespace string) PodNamespaceLister
 	// ByNode returns the Pods of every namespace indexed by spec.nodeName.
 	ByNode(nodeName string) ([]*corev1.Pod, error)
@@ -39,13 +41,45 @@ type PodLister interface {
 	ByReplicaSet(value string) ([]*corev1.Pod, error)
 	// ByPhaseNode returns the Pods of every namespace indexed by status.phase,spec.nodeName.
 	ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error)
+	PodListerExpansion
 }
 
-// PodNamespaceLister lists the Pods of one namespace.
+// podLister implements the PodLister interface.
+type podLister struct {
+	runtimecache.Lister[*corev1.Pod]
+}
+
+// NewPodLister returns a new PodLister. Its lookups need the indexes
+// of AddPodIndexes in indexer.
+func NewPodLister(indexer cache.Indexer) PodLister {
+	return &podLister{runtimecache.NewLister[*corev1.Pod](indexer, corev1.Resource("pod"))}
+}
+
+// Pods returns an object that can list and get Pods.
+func (s *podLister) Pods(namespace string) PodNamespaceLister {
+	return podNamespaceLister{s.Lister.Namespace(namespace)}
+}
+
+func (s *podLister) ByNode(nodeName string) ([]*corev1.Pod, error) {
+	return s.Lister.ByIndex(PodByNodeIndex, nodeName)
+}
+
+func (s *podLister) ByReplicaSet(value string) ([]*corev1.Pod, error) {
+	return s.Lister.ByIndex(PodByReplicaSetIndex, value)
+}
+
+func (s *podLister) ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error) {
+	return s.Lister.ByIndex(PodByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
+}
+
+// PodNamespaceLister helps list and get Pods.
+// All objects returned here must be treated as read-only.
 type PodNamespaceLister interface {
-	// List returns the Pods of the namespace whose labels match selector.
-	List(selector labels.Selector) ([]*corev1.Pod, error)
-	// Get returns the Pod of the namespace called name, or a NotFound error.
+	// List lists all Pods in the indexer for a given namespace.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*corev1.Pod, err error)
+	// Get retrieves the Pod from the indexer for a given namespace and name.
+	// Objects returned here must be treated as read-only.
 	Get(name string) (*corev1.Pod, error)
 	// ByNode returns the Pods of the namespace indexed by spec.nodeName.
 	ByNode(nodeName string) ([]*corev1.Pod, error)
@@ -53,59 +87,25 @@ type PodNamespaceLister interface {
 	ByReplicaSet(value string) ([]*corev1.Pod, error)
 	// ByPhaseNode returns the Pods of the namespace indexed by status.phase,spec.nodeName.
 	ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error)
+	PodNamespaceListerExpansion
 }
 
-// NewPodLister returns a PodLister over an informer's indexer.
-func NewPodLister(indexer cache.Indexer[*corev1.Pod]) PodLister {
-	return podLister{base: cache.NewLister[*corev1.Pod](indexer, corev1.Resource("pods"))}
-}
-
-type podLister struct {
-	base cache.Lister[*corev1.Pod]
-}
-
-func (l podLister) List(selector labels.Selector) ([]*corev1.Pod, error) {
-	return l.base.List(selector)
-}
-
-func (l podLister) Pods(namespace string) PodNamespaceLister {
-	return podNamespaceLister{base: l.base.Namespace(namespace)}
-}
-
-func (l podLister) ByNode(nodeName string) ([]*corev1.Pod, error) {
-	return l.base.ByIndex(PodByNodeIndex, nodeName)
-}
-
-func (l podLister) ByReplicaSet(value string) ([]*corev1.Pod, error) {
-	return l.base.ByIndex(PodByReplicaSetIndex, value)
-}
-
-func (l podLister) ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error) {
-	return l.base.ByIndex(PodByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
-}
-
+// podNamespaceLister implements the PodNamespaceLister
+// interface.
 type podNamespaceLister struct {
-	base cache.NamespaceLister[*corev1.Pod]
+	runtimecache.NamespaceLister[*corev1.Pod]
 }
 
-func (l podNamespaceLister) List(selector labels.Selector) ([]*corev1.Pod, error) {
-	return l.base.List(selector)
+func (s podNamespaceLister) ByNode(nodeName string) ([]*corev1.Pod, error) {
+	return s.NamespaceLister.ByIndex(PodByNodeIndex, nodeName)
 }
 
-func (l podNamespaceLister) Get(name string) (*corev1.Pod, error) {
-	return l.base.Get(name)
+func (s podNamespaceLister) ByReplicaSet(value string) ([]*corev1.Pod, error) {
+	return s.NamespaceLister.ByIndex(PodByReplicaSetIndex, value)
 }
 
-func (l podNamespaceLister) ByNode(nodeName string) ([]*corev1.Pod, error) {
-	return l.base.ByIndex(PodByNodeIndex, nodeName)
-}
-
-func (l podNamespaceLister) ByReplicaSet(value string) ([]*corev1.Pod, error) {
-	return l.base.ByIndex(PodByReplicaSetIndex, value)
-}
-
-func (l podNamespaceLister) ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error) {
-	return l.base.ByIndex(PodByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
+func (s podNamespaceLister) ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error) {
+	return s.NamespaceLister.ByIndex(PodByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
 }
 
 // The names of the indexes of Pod.
@@ -139,14 +139,22 @@ func PodByPhaseNode(obj *corev1.Pod) []string {
 	)
 }
 
-// AddPodIndexes adds every index of Pod to indexer.
-func AddPodIndexes(indexer cache.Indexer[*corev1.Pod]) error {
-	if err := indexer.AddIndexers(cache.Indexers[*corev1.Pod]{
-		PodByNodeIndex:       PodByNode,
-		PodByReplicaSetIndex: PodByReplicaSet,
-		PodByPhaseNodeIndex:  PodByPhaseNode,
-	}); err != nil {
-		return err
-	}
-	return nil
+// podIndexFuncs are the index functions of Pod, by index name.
+var podIndexFuncs = runtimecache.Indexers[*corev1.Pod]{
+	PodByNodeIndex:       PodByNode,
+	PodByReplicaSetIndex: PodByReplicaSet,
+	PodByPhaseNodeIndex:  PodByPhaseNode,
+}
+
+// AddPodIndexes adds every index of Pod to indexer, which must hold
+// Pods; the lookups of PodLister need them, and the generated
+// informers add them.
+func AddPodIndexes(indexer cache.Indexer) error {
+	return runtimecache.AddIndexes(indexer, podIndexFuncs, nil)
+}
+
+// PodIndexers returns every index of Pod as client-go index functions,
+// for building an indexer with cache.NewIndexer (in tests, for example).
+func PodIndexers() cache.Indexers {
+	return runtimecache.ToIndexers(podIndexFuncs, nil)
 }

@@ -11,13 +11,13 @@ import (
 // NewBoxController returns a controller that calls reconciler for every change to a
 // Box that the factory's shared informer sees and predicates keep. Read the
 // Boxes through the factory's lister; add secondary sources with
-// controller.Watch and controller.WatchOwned. opts.Name defaults to "boxes.toys".
+// controller.Watch and controller.WatchOwned. opts.Name defaults to "boxes.toys.example.dev".
 func NewBoxController(factory externalversions.SharedInformerFactory, reconciler controller.Reconciler, opts controller.Options, predicates ...controller.Predicate[*toysv1.Box]) (*controller.Controller[*toysv1.Box], error) {
 	if opts.Name == "" {
-		opts.Name = "boxes.toys"
+		opts.Name = "boxes.toys.example.dev"
 	}
 	return controller.New(controller.Primary[*toysv1.Box]{
-		Informer:   factory.Toys().V1().Boxes().Informer(),
+		Informer:   factory.Toys().V1().Boxes().TypedInformer(),
 		GroupKind:  toysv1.SchemeGroupVersion.WithKind("Box").GroupKind(),
 		Namespaced: false,
 		Predicates: predicates,

@@ -3,26 +3,28 @@
 package toys
 
 import (
-	clientset "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/clientset"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/informers/externalversions/internalinterfaces"
 	v1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/informers/externalversions/toys/v1"
-	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 )
 
-// Interface gives access to the versions of toys.
+// Interface provides access to each of the versions of toys.example.dev.
 type Interface interface {
-	// V1 returns the informers of toys/v1.
+	// V1 provides access to shared informers for resources in toys.example.dev/v1.
 	V1() v1.Interface
 }
 
-// New returns the informers of toys of a factory.
-func New(factory *informers.Factory[clientset.Interface]) Interface {
-	return group{factory: factory}
-}
-
 type group struct {
-	factory *informers.Factory[clientset.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (g group) V1() v1.Interface {
-	return v1.New(g.factory)
+// New returns a new Interface.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &group{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
+}
+
+// V1 returns a new v1.Interface.
+func (g *group) V1() v1.Interface {
+	return v1.New(g.factory, g.namespace, g.tweakListOptions)
 }

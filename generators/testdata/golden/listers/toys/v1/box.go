@@ -4,41 +4,39 @@ package v1
 
 import (
 	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	labels "k8s.io/apimachinery/pkg/labels"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// BoxLister lists Boxes from an informer's cache.
-// The objects it returns are shared with the cache: do not mutate them.
+// BoxLister helps list Boxes.
+// All objects returned here must be treated as read-only.
 type BoxLister interface {
-	// List returns the Boxes whose labels match selector.
-	List(selector labels.Selector) ([]*toysv1.Box, error)
-	// Get returns the Box called name, or a NotFound error.
+	// List lists all Boxes in the indexer.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*toysv1.Box, err error)
+	// Get retrieves the Box from the index for a given name.
+	// Objects returned here must be treated as read-only.
 	Get(name string) (*toysv1.Box, error)
 	// BySize returns the Boxes indexed by spec.size.
 	BySize(size string) ([]*toysv1.Box, error)
+	BoxListerExpansion
 }
 
-// NewBoxLister returns a BoxLister over an informer's indexer.
-func NewBoxLister(indexer cache.Indexer[*toysv1.Box]) BoxLister {
-	return boxLister{base: cache.NewLister[*toysv1.Box](indexer, toysv1.Resource("boxes"))}
-}
-
+// boxLister implements the BoxLister interface.
 type boxLister struct {
-	base cache.Lister[*toysv1.Box]
+	runtimecache.Lister[*toysv1.Box]
 }
 
-func (l boxLister) List(selector labels.Selector) ([]*toysv1.Box, error) {
-	return l.base.List(selector)
+// NewBoxLister returns a new BoxLister. Its lookups need the indexes
+// of AddBoxIndexes in indexer.
+func NewBoxLister(indexer cache.Indexer) BoxLister {
+	return &boxLister{runtimecache.NewLister[*toysv1.Box](indexer, toysv1.Resource("box"))}
 }
 
-func (l boxLister) Get(name string) (*toysv1.Box, error) {
-	return l.base.Get(name)
-}
-
-func (l boxLister) BySize(size string) ([]*toysv1.Box, error) {
-	return l.base.ByIndex(BoxBySizeIndex, size)
+func (s *boxLister) BySize(size string) ([]*toysv1.Box, error) {
+	return s.Lister.ByIndex(BoxBySizeIndex, size)
 }
 
 // The names of the indexes of Box.
@@ -52,12 +50,20 @@ func BoxBySize(obj *toysv1.Box) []string {
 	return []string{fieldpath.FormatInt(obj.Spec.Size)}
 }
 
-// AddBoxIndexes adds every index of Box to indexer.
-func AddBoxIndexes(indexer cache.Indexer[*toysv1.Box]) error {
-	if err := indexer.AddIndexers(cache.Indexers[*toysv1.Box]{
-		BoxBySizeIndex: BoxBySize,
-	}); err != nil {
-		return err
-	}
-	return nil
+// boxIndexFuncs are the index functions of Box, by index name.
+var boxIndexFuncs = runtimecache.Indexers[*toysv1.Box]{
+	BoxBySizeIndex: BoxBySize,
+}
+
+// AddBoxIndexes adds every index of Box to indexer, which must hold
+// Boxes; the lookups of BoxLister need them, and the generated
+// informers add them.
+func AddBoxIndexes(indexer cache.Indexer) error {
+	return runtimecache.AddIndexes(indexer, boxIndexFuncs, nil)
+}
+
+// BoxIndexers returns every index of Box as client-go index functions,
+// for building an indexer with cache.NewIndexer (in tests, for example).
+func BoxIndexers() cache.Indexers {
+	return runtimecache.ToIndexers(boxIndexFuncs, nil)
 }

@@ -4,18 +4,20 @@ package v1
 
 import (
 	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// RobotLister lists Robots from an informer's cache.
-// The objects it returns are shared with the cache: do not mutate them.
+// RobotLister helps list Robots.
+// All objects returned here must be treated as read-only.
 type RobotLister interface {
-	// List returns the Robots of every namespace whose labels match selector.
-	List(selector labels.Selector) ([]*toysv1.Robot, error)
-	// Robots returns a lister for the Robots of one namespace.
+	// List lists all Robots in the indexer.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*toysv1.Robot, err error)
+	// Robots returns an object that can list and get Robots.
 	Robots(namespace string) RobotNamespaceLister
 	// ByColor returns the Robots of every namespace indexed by spec.color.
 	ByColor(color string) ([]*toysv1.Robot, error)
@@ -31,13 +33,61 @@ type RobotLister interface {
 	ByBox(value string) ([]*toysv1.Robot, error)
 	// ByLength returns the Robots of every namespace indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.LengthOf.
 	ByLength(value string) ([]*toysv1.Robot, error)
+	RobotListerExpansion
 }
 
-// RobotNamespaceLister lists the Robots of one namespace.
+// robotLister implements the RobotLister interface.
+type robotLister struct {
+	runtimecache.Lister[*toysv1.Robot]
+}
+
+// NewRobotLister returns a new RobotLister. Its lookups need the indexes
+// of AddRobotIndexes in indexer.
+func NewRobotLister(indexer cache.Indexer) RobotLister {
+	return &robotLister{runtimecache.NewLister[*toysv1.Robot](indexer, toysv1.Resource("robot"))}
+}
+
+// Robots returns an object that can list and get Robots.
+func (s *robotLister) Robots(namespace string) RobotNamespaceLister {
+	return robotNamespaceLister{s.Lister.Namespace(namespace)}
+}
+
+func (s *robotLister) ByColor(color string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByColorIndex, color)
+}
+
+func (s *robotLister) ByPart(name string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByPartIndex, name)
+}
+
+func (s *robotLister) ByModeColor(mode, color string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByModeColorIndex, fieldpath.JoinValues(mode, color))
+}
+
+func (s *robotLister) ByTeam(value string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByTeamIndex, value)
+}
+
+func (s *robotLister) ByMaker(value string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByMakerIndex, value)
+}
+
+func (s *robotLister) ByBox(value string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByBoxIndex, value)
+}
+
+func (s *robotLister) ByLength(value string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByLengthIndex, value)
+}
+
+// RobotNamespaceLister helps list and get Robots.
+// All objects returned here must be treated as read-only.
 type RobotNamespaceLister interface {
-	// List returns the Robots of the namespace whose labels match selector.
-	List(selector labels.Selector) ([]*toysv1.Robot, error)
-	// Get returns the Robot of the namespace called name, or a NotFound error.
+	// List lists all Robots in the indexer for a given namespace.
+	// Objects returned here must be treated as read-only.
+	List(selector labels.Selector) (ret []*toysv1.Robot, err error)
+	// Get retrieves the Robot from the indexer for a given namespace and name.
+	// Objects returned here must be treated as read-only.
 	Get(name string) (*toysv1.Robot, error)
 	// ByColor returns the Robots of the namespace indexed by spec.color.
 	ByColor(color string) ([]*toysv1.Robot, error)
@@ -53,91 +103,41 @@ type RobotNamespaceLister interface {
 	ByBox(value string) ([]*toysv1.Robot, error)
 	// ByLength returns the Robots of the namespace indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.LengthOf.
 	ByLength(value string) ([]*toysv1.Robot, error)
+	RobotNamespaceListerExpansion
 }
 
-// NewRobotLister returns a RobotLister over an informer's indexer.
-func NewRobotLister(indexer cache.Indexer[*toysv1.Robot]) RobotLister {
-	return robotLister{base: cache.NewLister[*toysv1.Robot](indexer, toysv1.Resource("robots"))}
-}
-
-type robotLister struct {
-	base cache.Lister[*toysv1.Robot]
-}
-
-func (l robotLister) List(selector labels.Selector) ([]*toysv1.Robot, error) {
-	return l.base.List(selector)
-}
-
-func (l robotLister) Robots(namespace string) RobotNamespaceLister {
-	return robotNamespaceLister{base: l.base.Namespace(namespace)}
-}
-
-func (l robotLister) ByColor(color string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByColorIndex, color)
-}
-
-func (l robotLister) ByPart(name string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByPartIndex, name)
-}
-
-func (l robotLister) ByModeColor(mode, color string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByModeColorIndex, fieldpath.JoinValues(mode, color))
-}
-
-func (l robotLister) ByTeam(value string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByTeamIndex, value)
-}
-
-func (l robotLister) ByMaker(value string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByMakerIndex, value)
-}
-
-func (l robotLister) ByBox(value string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByBoxIndex, value)
-}
-
-func (l robotLister) ByLength(value string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByLengthIndex, value)
-}
-
+// robotNamespaceLister implements the RobotNamespaceLister
+// interface.
 type robotNamespaceLister struct {
-	base cache.NamespaceLister[*toysv1.Robot]
+	runtimecache.NamespaceLister[*toysv1.Robot]
 }
 
-func (l robotNamespaceLister) List(selector labels.Selector) ([]*toysv1.Robot, error) {
-	return l.base.List(selector)
+func (s robotNamespaceLister) ByColor(color string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByColorIndex, color)
 }
 
-func (l robotNamespaceLister) Get(name string) (*toysv1.Robot, error) {
-	return l.base.Get(name)
+func (s robotNamespaceLister) ByPart(name string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByPartIndex, name)
 }
 
-func (l robotNamespaceLister) ByColor(color string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByColorIndex, color)
+func (s robotNamespaceLister) ByModeColor(mode, color string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByModeColorIndex, fieldpath.JoinValues(mode, color))
 }
 
-func (l robotNamespaceLister) ByPart(name string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByPartIndex, name)
+func (s robotNamespaceLister) ByTeam(value string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByTeamIndex, value)
 }
 
-func (l robotNamespaceLister) ByModeColor(mode, color string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByModeColorIndex, fieldpath.JoinValues(mode, color))
+func (s robotNamespaceLister) ByMaker(value string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByMakerIndex, value)
 }
 
-func (l robotNamespaceLister) ByTeam(value string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByTeamIndex, value)
+func (s robotNamespaceLister) ByBox(value string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByBoxIndex, value)
 }
 
-func (l robotNamespaceLister) ByMaker(value string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByMakerIndex, value)
-}
-
-func (l robotNamespaceLister) ByBox(value string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByBoxIndex, value)
-}
-
-func (l robotNamespaceLister) ByLength(value string) ([]*toysv1.Robot, error) {
-	return l.base.ByIndex(RobotByLengthIndex, value)
+func (s robotNamespaceLister) ByLength(value string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByLengthIndex, value)
 }
 
 // The names of the indexes of Robot.
@@ -202,20 +202,31 @@ func RobotByLength(obj *toysv1.Robot) []string {
 	return toysv1.LengthOf(obj)
 }
 
-// AddRobotIndexes adds every index of Robot to indexer.
-func AddRobotIndexes(indexer cache.Indexer[*toysv1.Robot]) error {
-	if err := indexer.AddIndexers(cache.Indexers[*toysv1.Robot]{
-		RobotByColorIndex:     RobotByColor,
-		RobotByPartIndex:      RobotByPart,
-		RobotByModeColorIndex: RobotByModeColor,
-		RobotByMakerIndex:     RobotByMaker,
-		RobotByBoxIndex:       RobotByBox,
-		RobotByLengthIndex:    RobotByLength,
-	}); err != nil {
-		return err
-	}
-	if err := indexer.AddLabelIndex(RobotByTeamIndex, "team"); err != nil {
-		return err
-	}
-	return nil
+// robotIndexFuncs are the index functions of Robot, by index name.
+var robotIndexFuncs = runtimecache.Indexers[*toysv1.Robot]{
+	RobotByColorIndex:     RobotByColor,
+	RobotByPartIndex:      RobotByPart,
+	RobotByModeColorIndex: RobotByModeColor,
+	RobotByMakerIndex:     RobotByMaker,
+	RobotByBoxIndex:       RobotByBox,
+	RobotByLengthIndex:    RobotByLength,
+}
+
+// robotLabelIndexes are the label indexes of Robot: the label
+// key of each, by index name.
+var robotLabelIndexes = map[string]string{
+	RobotByTeamIndex: "team",
+}
+
+// AddRobotIndexes adds every index of Robot to indexer, which must hold
+// Robots; the lookups of RobotLister need them, and the generated
+// informers add them.
+func AddRobotIndexes(indexer cache.Indexer) error {
+	return runtimecache.AddIndexes(indexer, robotIndexFuncs, robotLabelIndexes)
+}
+
+// RobotIndexers returns every index of Robot as client-go index functions,
+// for building an indexer with cache.NewIndexer (in tests, for example).
+func RobotIndexers() cache.Indexers {
+	return runtimecache.ToIndexers(robotIndexFuncs, robotLabelIndexes)
 }

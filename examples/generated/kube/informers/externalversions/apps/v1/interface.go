@@ -19,25 +19,27 @@ limitations under the License.
 package v1
 
 import (
-	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	kubernetes "k8s.io/client-go/kubernetes"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/internalinterfaces"
 )
 
-// Interface gives access to the informers of apps/v1.
+// Interface provides access to all the informers in apps/v1.
 type Interface interface {
-	// Deployments returns the informer of Deployments.
-	Deployments() DeploymentInformer
-}
-
-// New returns the informers of apps/v1 of a factory.
-func New(factory *informers.Factory[kubernetes.Interface]) Interface {
-	return version{factory: factory}
+	// Deployments returns a DeploymentInformer.
+	Deployments() TypedDeploymentInformer
 }
 
 type version struct {
-	factory *informers.Factory[kubernetes.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (v version) Deployments() DeploymentInformer {
-	return deploymentInformer{factory: v.factory}
+// New returns a new Interface.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
+}
+
+// Deployments returns a TypedDeploymentInformer.
+func (v *version) Deployments() TypedDeploymentInformer {
+	return &deploymentInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

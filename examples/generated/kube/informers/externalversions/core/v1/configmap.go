@@ -21,49 +21,159 @@ package v1
 import (
 	time "time"
 
-	listerscorev1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/internalinterfaces"
+	corev1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	corev1 "k8s.io/api/core/v1"
+	apicorev1 "k8s.io/api/core/v1"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
+	runtime "k8s.io/apimachinery/pkg/util/runtime"
 	kubernetes "k8s.io/client-go/kubernetes"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// ConfigMapInformer gives access to the factory's shared informer of ConfigMaps and to its lister.
+// ConfigMapInformer provides access to a shared informer and lister for
+// ConfigMaps. Prefer using the type-safe variant (see [TypedConfigMapInformer]).
 type ConfigMapInformer interface {
-	// Informer returns the shared informer, creating it on first use.
-	Informer() *cache.SharedIndexInformer[*corev1.ConfigMap]
-	// Lister returns a lister over the shared informer's cache.
-	Lister() listerscorev1.ConfigMapLister
+	Informer() cache.SharedIndexInformer
+	Lister() corev1.ConfigMapLister
 }
+
+// TypedConfigMapInformer provides access to a shared informer and lister for
+// ConfigMaps, including the type-safe TypedInformer variant.
+// It is a superset of ConfigMapInformer.
+type TypedConfigMapInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() ConfigMapIndexInformer
+	Lister() corev1.ConfigMapLister
+}
+
+// ConfigMapIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type ConfigMapIndexInformer cache.TypedSharedIndexInformer[*apicorev1.ConfigMap]
+
+// ConfigMapHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for ConfigMap.
+type ConfigMapHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apicorev1.ConfigMap]
+
+// ConfigMapDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for ConfigMap.
+type ConfigMapDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apicorev1.ConfigMap]
+
+// ConfigMapFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for ConfigMap.
+type ConfigMapFilteringHandler = cache.TypedFilteringResourceEventHandler[*apicorev1.ConfigMap]
+
+// ConfigMapIndexers is a specialization of [cache.TypedIndexers] for ConfigMap.
+type ConfigMapIndexers = cache.TypedIndexers[*apicorev1.ConfigMap]
+
+// DeletedConfigMap is a specialization of [cache.DeletedObject] for ConfigMap.
+type DeletedConfigMap = cache.DeletedObject[*apicorev1.ConfigMap]
 
 type configMapInformer struct {
-	factory *informers.Factory[kubernetes.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
+	namespace        string
 }
 
-func (i configMapInformer) Informer() *cache.SharedIndexInformer[*corev1.ConfigMap] {
-	return informers.InformerFor(i.factory, NewFilteredConfigMapInformer)
+// NewConfigMapInformer constructs a new informer for ConfigMap type, with
+// every index of ConfigMap besides indexers.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedConfigMapInformer]).
+func NewConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
+	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-func (i configMapInformer) Lister() listerscorev1.ConfigMapLister {
-	return listerscorev1.NewConfigMapLister(i.Informer().GetIndexer())
+// NewTypedConfigMapInformer constructs a new informer for ConfigMap type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ConfigMapIndexers) ConfigMapIndexInformer {
+	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewConfigMapInformer returns a new informer of ConfigMaps in namespace (all when empty),
-// not shared: prefer a factory's, which every controller of a process shares.
-func NewConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration) *cache.SharedIndexInformer[*corev1.ConfigMap] {
-	return NewFilteredConfigMapInformer(client, namespace, resyncPeriod, nil)
+// NewFilteredConfigMapInformer constructs a new informer for ConfigMap type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredConfigMapInformer]).
+func NewFilteredConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
+	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewFilteredConfigMapInformer returns a new informer of ConfigMaps in namespace (all when empty)
-// whose lists and watches tweakListOptions may change, with every index of ConfigMap.
-func NewFilteredConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*corev1.ConfigMap] {
+// NewTypedFilteredConfigMapInformer constructs a new informer for ConfigMap type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredConfigMapInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers ConfigMapIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ConfigMapIndexInformer {
+	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewConfigMapInformerWithOptions constructs a new informer for ConfigMap type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedConfigMapInformerWithOptions]).
+func NewConfigMapInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedConfigMapInformerWithOptions(client, namespace, options)
+}
+
+// NewTypedConfigMapInformerWithOptions constructs a new informer for ConfigMap type with additional options,
+// and every index of ConfigMap (AddConfigMapIndexes).
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedConfigMapInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ConfigMapIndexInformer {
 	api := client.CoreV1().ConfigMaps(namespace)
-	lw := informers.NewListWatch[*corev1.ConfigMap](api.List, api.Watch, client, tweakListOptions)
-	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*corev1.ConfigMap]{
-		Name:         "configmaps.v1.core",
-		ResyncPeriod: resyncPeriod,
-	})
-	// A new informer has no index yet: adding them cannot fail.
-	_ = listerscorev1.AddConfigMapIndexes(informer.GetIndexer())
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "configmaps"}
+	informer := informers.NewInformer[*apicorev1.ConfigMap](api.List, api.Watch, client, gvr, options)
+	if err := corev1.AddConfigMapIndexes(informer.GetIndexer()); err != nil {
+		runtime.HandleError(err) // options.Indexers has an index of the same name
+	}
 	return informer
+}
+
+func (f *configMapInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+	return NewTypedConfigMapInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
+}
+
+func (f *configMapInformer) Informer() cache.SharedIndexInformer {
+	return f.factory.InformerFor(&apicorev1.ConfigMap{}, f.defaultInformer)
+}
+
+func (f *configMapInformer) TypedInformer() ConfigMapIndexInformer {
+	return ToConfigMapIndexInformer(f.Informer())
+}
+
+func (f *configMapInformer) Lister() corev1.ConfigMapLister {
+	return corev1.NewConfigMapLister(f.Informer().GetIndexer())
+}
+
+// ToTypedConfigMapInformer converts an untyped informer into a TypedConfigMapInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *ConfigMap. If that is not the case, calling type-safe methods of the returned
+// TypedConfigMapInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedConfigMapInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedConfigMapInformer(informer ConfigMapInformer) TypedConfigMapInformer {
+	if informer, ok := informer.(TypedConfigMapInformer); ok {
+		return informer
+	}
+	return &configMapTypedInformerAdapter{informer}
+}
+
+type configMapTypedInformerAdapter struct {
+	ConfigMapInformer
+}
+
+func (a *configMapTypedInformerAdapter) TypedInformer() ConfigMapIndexInformer {
+	return ToConfigMapIndexInformer(a.Informer())
+}
+
+// ToConfigMapIndexInformer converts an untyped informer into a ConfigMapIndexInformer:
+// informers of this package are one already; others are wrapped.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *ConfigMap. If that is not the case, calling type-safe methods of the returned
+// ConfigMapIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a ConfigMapIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToConfigMapIndexInformer(informer cache.SharedIndexInformer) ConfigMapIndexInformer {
+	if informer, ok := informer.(ConfigMapIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apicorev1.ConfigMap](informer)
 }

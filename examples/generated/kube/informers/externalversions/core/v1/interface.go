@@ -19,31 +19,34 @@ limitations under the License.
 package v1
 
 import (
-	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	kubernetes "k8s.io/client-go/kubernetes"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/internalinterfaces"
 )
 
-// Interface gives access to the informers of core/v1.
+// Interface provides access to all the informers in core/v1.
 type Interface interface {
-	// ConfigMaps returns the informer of ConfigMaps.
-	ConfigMaps() ConfigMapInformer
-	// Pods returns the informer of Pods.
-	Pods() PodInformer
-}
-
-// New returns the informers of core/v1 of a factory.
-func New(factory *informers.Factory[kubernetes.Interface]) Interface {
-	return version{factory: factory}
+	// ConfigMaps returns a ConfigMapInformer.
+	ConfigMaps() TypedConfigMapInformer
+	// Pods returns a PodInformer.
+	Pods() TypedPodInformer
 }
 
 type version struct {
-	factory *informers.Factory[kubernetes.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (v version) ConfigMaps() ConfigMapInformer {
-	return configMapInformer{factory: v.factory}
+// New returns a new Interface.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-func (v version) Pods() PodInformer {
-	return podInformer{factory: v.factory}
+// ConfigMaps returns a TypedConfigMapInformer.
+func (v *version) ConfigMaps() TypedConfigMapInformer {
+	return &configMapInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
+}
+
+// Pods returns a TypedPodInformer.
+func (v *version) Pods() TypedPodInformer {
+	return &podInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -21,49 +21,159 @@ package v1
 import (
 	time "time"
 
-	listerscorev1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/internalinterfaces"
+	corev1 "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	corev1 "k8s.io/api/core/v1"
+	apicorev1 "k8s.io/api/core/v1"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
+	runtime "k8s.io/apimachinery/pkg/util/runtime"
 	kubernetes "k8s.io/client-go/kubernetes"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// PodInformer gives access to the factory's shared informer of Pods and to its lister.
+// PodInformer provides access to a shared informer and lister for
+// Pods. Prefer using the type-safe variant (see [TypedPodInformer]).
 type PodInformer interface {
-	// Informer returns the shared informer, creating it on first use.
-	Informer() *cache.SharedIndexInformer[*corev1.Pod]
-	// Lister returns a lister over the shared informer's cache.
-	Lister() listerscorev1.PodLister
+	Informer() cache.SharedIndexInformer
+	Lister() corev1.PodLister
 }
+
+// TypedPodInformer provides access to a shared informer and lister for
+// Pods, including the type-safe TypedInformer variant.
+// It is a superset of PodInformer.
+type TypedPodInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() PodIndexInformer
+	Lister() corev1.PodLister
+}
+
+// PodIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type PodIndexInformer cache.TypedSharedIndexInformer[*apicorev1.Pod]
+
+// PodHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for Pod.
+type PodHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apicorev1.Pod]
+
+// PodDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for Pod.
+type PodDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apicorev1.Pod]
+
+// PodFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for Pod.
+type PodFilteringHandler = cache.TypedFilteringResourceEventHandler[*apicorev1.Pod]
+
+// PodIndexers is a specialization of [cache.TypedIndexers] for Pod.
+type PodIndexers = cache.TypedIndexers[*apicorev1.Pod]
+
+// DeletedPod is a specialization of [cache.DeletedObject] for Pod.
+type DeletedPod = cache.DeletedObject[*apicorev1.Pod]
 
 type podInformer struct {
-	factory *informers.Factory[kubernetes.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
+	namespace        string
 }
 
-func (i podInformer) Informer() *cache.SharedIndexInformer[*corev1.Pod] {
-	return informers.InformerFor(i.factory, NewFilteredPodInformer)
+// NewPodInformer constructs a new informer for Pod type, with
+// every index of Pod besides indexers.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedPodInformer]).
+func NewPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
+	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-func (i podInformer) Lister() listerscorev1.PodLister {
-	return listerscorev1.NewPodLister(i.Informer().GetIndexer())
+// NewTypedPodInformer constructs a new informer for Pod type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodIndexers) PodIndexInformer {
+	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewPodInformer returns a new informer of Pods in namespace (all when empty),
-// not shared: prefer a factory's, which every controller of a process shares.
-func NewPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration) *cache.SharedIndexInformer[*corev1.Pod] {
-	return NewFilteredPodInformer(client, namespace, resyncPeriod, nil)
+// NewFilteredPodInformer constructs a new informer for Pod type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredPodInformer]).
+func NewFilteredPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
+	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewFilteredPodInformer returns a new informer of Pods in namespace (all when empty)
-// whose lists and watches tweakListOptions may change, with every index of Pod.
-func NewFilteredPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*corev1.Pod] {
+// NewTypedFilteredPodInformer constructs a new informer for Pod type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredPodInformer(client kubernetes.Interface, namespace string, resyncPeriod time.Duration, indexers PodIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodIndexInformer {
+	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewPodInformerWithOptions constructs a new informer for Pod type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedPodInformerWithOptions]).
+func NewPodInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedPodInformerWithOptions(client, namespace, options)
+}
+
+// NewTypedPodInformerWithOptions constructs a new informer for Pod type with additional options,
+// and every index of Pod (AddPodIndexes).
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedPodInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodIndexInformer {
 	api := client.CoreV1().Pods(namespace)
-	lw := informers.NewListWatch[*corev1.Pod](api.List, api.Watch, client, tweakListOptions)
-	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*corev1.Pod]{
-		Name:         "pods.v1.core",
-		ResyncPeriod: resyncPeriod,
-	})
-	// A new informer has no index yet: adding them cannot fail.
-	_ = listerscorev1.AddPodIndexes(informer.GetIndexer())
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "pods"}
+	informer := informers.NewInformer[*apicorev1.Pod](api.List, api.Watch, client, gvr, options)
+	if err := corev1.AddPodIndexes(informer.GetIndexer()); err != nil {
+		runtime.HandleError(err) // options.Indexers has an index of the same name
+	}
 	return informer
+}
+
+func (f *podInformer) defaultInformer(client kubernetes.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+	return NewTypedPodInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
+}
+
+func (f *podInformer) Informer() cache.SharedIndexInformer {
+	return f.factory.InformerFor(&apicorev1.Pod{}, f.defaultInformer)
+}
+
+func (f *podInformer) TypedInformer() PodIndexInformer {
+	return ToPodIndexInformer(f.Informer())
+}
+
+func (f *podInformer) Lister() corev1.PodLister {
+	return corev1.NewPodLister(f.Informer().GetIndexer())
+}
+
+// ToTypedPodInformer converts an untyped informer into a TypedPodInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Pod. If that is not the case, calling type-safe methods of the returned
+// TypedPodInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedPodInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedPodInformer(informer PodInformer) TypedPodInformer {
+	if informer, ok := informer.(TypedPodInformer); ok {
+		return informer
+	}
+	return &podTypedInformerAdapter{informer}
+}
+
+type podTypedInformerAdapter struct {
+	PodInformer
+}
+
+func (a *podTypedInformerAdapter) TypedInformer() PodIndexInformer {
+	return ToPodIndexInformer(a.Informer())
+}
+
+// ToPodIndexInformer converts an untyped informer into a PodIndexInformer:
+// informers of this package are one already; others are wrapped.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Pod. If that is not the case, calling type-safe methods of the returned
+// PodIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a PodIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToPodIndexInformer(informer cache.SharedIndexInformer) PodIndexInformer {
+	if informer, ok := informer.(PodIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apicorev1.Pod](informer)
 }

@@ -5,49 +5,158 @@ package v1
 import (
 	time "time"
 
-	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
+	apistoysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
 	clientset "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/clientset"
-	listerstoysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/listers/toys/v1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/informers/externalversions/internalinterfaces"
+	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/listers/toys/v1"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
+	runtime "k8s.io/apimachinery/pkg/util/runtime"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// BoxInformer gives access to the factory's shared informer of Boxes and to its lister.
+// BoxInformer provides access to a shared informer and lister for
+// Boxes. Prefer using the type-safe variant (see [TypedBoxInformer]).
 type BoxInformer interface {
-	// Informer returns the shared informer, creating it on first use.
-	Informer() *cache.SharedIndexInformer[*toysv1.Box]
-	// Lister returns a lister over the shared informer's cache.
-	Lister() listerstoysv1.BoxLister
+	Informer() cache.SharedIndexInformer
+	Lister() toysv1.BoxLister
 }
+
+// TypedBoxInformer provides access to a shared informer and lister for
+// Boxes, including the type-safe TypedInformer variant.
+// It is a superset of BoxInformer.
+type TypedBoxInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() BoxIndexInformer
+	Lister() toysv1.BoxLister
+}
+
+// BoxIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type BoxIndexInformer cache.TypedSharedIndexInformer[*apistoysv1.Box]
+
+// BoxHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for Box.
+type BoxHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apistoysv1.Box]
+
+// BoxDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for Box.
+type BoxDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apistoysv1.Box]
+
+// BoxFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for Box.
+type BoxFilteringHandler = cache.TypedFilteringResourceEventHandler[*apistoysv1.Box]
+
+// BoxIndexers is a specialization of [cache.TypedIndexers] for Box.
+type BoxIndexers = cache.TypedIndexers[*apistoysv1.Box]
+
+// DeletedBox is a specialization of [cache.DeletedObject] for Box.
+type DeletedBox = cache.DeletedObject[*apistoysv1.Box]
 
 type boxInformer struct {
-	factory *informers.Factory[clientset.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (i boxInformer) Informer() *cache.SharedIndexInformer[*toysv1.Box] {
-	return informers.InformerFor(i.factory, NewFilteredBoxInformer)
+// NewBoxInformer constructs a new informer for Box type, with
+// every index of Box besides indexers.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedBoxInformer]).
+func NewBoxInformer(client clientset.Interface, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
+	return NewTypedBoxInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-func (i boxInformer) Lister() listerstoysv1.BoxLister {
-	return listerstoysv1.NewBoxLister(i.Informer().GetIndexer())
+// NewTypedBoxInformer constructs a new informer for Box type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedBoxInformer(client clientset.Interface, resyncPeriod time.Duration, indexers BoxIndexers) BoxIndexInformer {
+	return NewTypedBoxInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewBoxInformer returns a new informer of Boxes,
-// not shared: prefer a factory's, which every controller of a process shares.
-func NewBoxInformer(client clientset.Interface, resyncPeriod time.Duration) *cache.SharedIndexInformer[*toysv1.Box] {
-	return NewFilteredBoxInformer(client, "", resyncPeriod, nil)
+// NewFilteredBoxInformer constructs a new informer for Box type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredBoxInformer]).
+func NewFilteredBoxInformer(client clientset.Interface, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
+	return NewTypedBoxInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewFilteredBoxInformer returns a new informer of Boxes
-// whose lists and watches tweakListOptions may change, with every index of Box.
-func NewFilteredBoxInformer(client clientset.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*toysv1.Box] {
+// NewTypedFilteredBoxInformer constructs a new informer for Box type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredBoxInformer(client clientset.Interface, resyncPeriod time.Duration, indexers BoxIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) BoxIndexInformer {
+	return NewTypedBoxInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewBoxInformerWithOptions constructs a new informer for Box type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedBoxInformerWithOptions]).
+func NewBoxInformerWithOptions(client clientset.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedBoxInformerWithOptions(client, options)
+}
+
+// NewTypedBoxInformerWithOptions constructs a new informer for Box type with additional options,
+// and every index of Box (AddBoxIndexes).
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedBoxInformerWithOptions(client clientset.Interface, options internalinterfaces.InformerOptions) BoxIndexInformer {
 	api := client.ToysV1().Boxes()
-	lw := informers.NewListWatch[*toysv1.Box](api.List, api.Watch, client, tweakListOptions)
-	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*toysv1.Box]{
-		Name:         "boxes.v1.toys",
-		ResyncPeriod: resyncPeriod,
-	})
-	// A new informer has no index yet: adding them cannot fail.
-	_ = listerstoysv1.AddBoxIndexes(informer.GetIndexer())
+	gvr := schema.GroupVersionResource{Group: "toys.example.dev", Version: "v1", Resource: "boxes"}
+	informer := informers.NewInformer[*apistoysv1.Box](api.List, api.Watch, client, gvr, options)
+	if err := toysv1.AddBoxIndexes(informer.GetIndexer()); err != nil {
+		runtime.HandleError(err) // options.Indexers has an index of the same name
+	}
 	return informer
+}
+
+func (f *boxInformer) defaultInformer(client clientset.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+	return NewTypedBoxInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
+}
+
+func (f *boxInformer) Informer() cache.SharedIndexInformer {
+	return f.factory.InformerFor(&apistoysv1.Box{}, f.defaultInformer)
+}
+
+func (f *boxInformer) TypedInformer() BoxIndexInformer {
+	return ToBoxIndexInformer(f.Informer())
+}
+
+func (f *boxInformer) Lister() toysv1.BoxLister {
+	return toysv1.NewBoxLister(f.Informer().GetIndexer())
+}
+
+// ToTypedBoxInformer converts an untyped informer into a TypedBoxInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Box. If that is not the case, calling type-safe methods of the returned
+// TypedBoxInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedBoxInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedBoxInformer(informer BoxInformer) TypedBoxInformer {
+	if informer, ok := informer.(TypedBoxInformer); ok {
+		return informer
+	}
+	return &boxTypedInformerAdapter{informer}
+}
+
+type boxTypedInformerAdapter struct {
+	BoxInformer
+}
+
+func (a *boxTypedInformerAdapter) TypedInformer() BoxIndexInformer {
+	return ToBoxIndexInformer(a.Informer())
+}
+
+// ToBoxIndexInformer converts an untyped informer into a BoxIndexInformer:
+// informers of this package are one already; others are wrapped.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Box. If that is not the case, calling type-safe methods of the returned
+// BoxIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a BoxIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToBoxIndexInformer(informer cache.SharedIndexInformer) BoxIndexInformer {
+	if informer, ok := informer.(BoxIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apistoysv1.Box](informer)
 }

@@ -3,31 +3,34 @@
 package v1
 
 import (
-	clientset "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/clientset"
-	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/informers/externalversions/internalinterfaces"
 )
 
-// Interface gives access to the informers of toys/v1.
+// Interface provides access to all the informers in toys.example.dev/v1.
 type Interface interface {
-	// Boxes returns the informer of Boxes.
-	Boxes() BoxInformer
-	// Robots returns the informer of Robots.
-	Robots() RobotInformer
-}
-
-// New returns the informers of toys/v1 of a factory.
-func New(factory *informers.Factory[clientset.Interface]) Interface {
-	return version{factory: factory}
+	// Boxes returns a BoxInformer.
+	Boxes() TypedBoxInformer
+	// Robots returns a RobotInformer.
+	Robots() TypedRobotInformer
 }
 
 type version struct {
-	factory *informers.Factory[clientset.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	namespace        string
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-func (v version) Boxes() BoxInformer {
-	return boxInformer{factory: v.factory}
+// New returns a new Interface.
+func New(f internalinterfaces.SharedInformerFactory, namespace string, tweakListOptions internalinterfaces.TweakListOptionsFunc) Interface {
+	return &version{factory: f, namespace: namespace, tweakListOptions: tweakListOptions}
 }
 
-func (v version) Robots() RobotInformer {
-	return robotInformer{factory: v.factory}
+// Boxes returns a TypedBoxInformer.
+func (v *version) Boxes() TypedBoxInformer {
+	return &boxInformer{factory: v.factory, tweakListOptions: v.tweakListOptions}
+}
+
+// Robots returns a TypedRobotInformer.
+func (v *version) Robots() TypedRobotInformer {
+	return &robotInformer{factory: v.factory, namespace: v.namespace, tweakListOptions: v.tweakListOptions}
 }

@@ -5,49 +5,159 @@ package v1
 import (
 	time "time"
 
-	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
+	apistoysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
 	clientset "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/clientset"
-	listerstoysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/listers/toys/v1"
-	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/informers/externalversions/internalinterfaces"
+	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/golden/listers/toys/v1"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
+	runtime "k8s.io/apimachinery/pkg/util/runtime"
+	cache "k8s.io/client-go/tools/cache"
 )
 
-// RobotInformer gives access to the factory's shared informer of Robots and to its lister.
+// RobotInformer provides access to a shared informer and lister for
+// Robots. Prefer using the type-safe variant (see [TypedRobotInformer]).
 type RobotInformer interface {
-	// Informer returns the shared informer, creating it on first use.
-	Informer() *cache.SharedIndexInformer[*toysv1.Robot]
-	// Lister returns a lister over the shared informer's cache.
-	Lister() listerstoysv1.RobotLister
+	Informer() cache.SharedIndexInformer
+	Lister() toysv1.RobotLister
 }
+
+// TypedRobotInformer provides access to a shared informer and lister for
+// Robots, including the type-safe TypedInformer variant.
+// It is a superset of RobotInformer.
+type TypedRobotInformer interface {
+	Informer() cache.SharedIndexInformer
+	TypedInformer() RobotIndexInformer
+	Lister() toysv1.RobotLister
+}
+
+// RobotIndexInformer is a wrapper around the underlying [cache.SharedIndexInformer]
+// with type-safe variants of several methods.
+type RobotIndexInformer cache.TypedSharedIndexInformer[*apistoysv1.Robot]
+
+// RobotHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerFuncs] for Robot.
+type RobotHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*apistoysv1.Robot]
+
+// RobotDetailedHandlerFuncs is a specialization of [cache.TypedResourceEventHandlerDetailedFuncs] for Robot.
+type RobotDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*apistoysv1.Robot]
+
+// RobotFilteringHandler is a specialization of [cache.TypedFilteringResourceEventHandler] for Robot.
+type RobotFilteringHandler = cache.TypedFilteringResourceEventHandler[*apistoysv1.Robot]
+
+// RobotIndexers is a specialization of [cache.TypedIndexers] for Robot.
+type RobotIndexers = cache.TypedIndexers[*apistoysv1.Robot]
+
+// DeletedRobot is a specialization of [cache.DeletedObject] for Robot.
+type DeletedRobot = cache.DeletedObject[*apistoysv1.Robot]
 
 type robotInformer struct {
-	factory *informers.Factory[clientset.Interface]
+	factory          internalinterfaces.SharedInformerFactory
+	tweakListOptions internalinterfaces.TweakListOptionsFunc
+	namespace        string
 }
 
-func (i robotInformer) Informer() *cache.SharedIndexInformer[*toysv1.Robot] {
-	return informers.InformerFor(i.factory, NewFilteredRobotInformer)
+// NewRobotInformer constructs a new informer for Robot type, with
+// every index of Robot besides indexers.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedRobotInformer]).
+func NewRobotInformer(client clientset.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers) cache.SharedIndexInformer {
+	return NewTypedRobotInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-func (i robotInformer) Lister() listerstoysv1.RobotLister {
-	return listerstoysv1.NewRobotLister(i.Informer().GetIndexer())
+// NewTypedRobotInformer constructs a new informer for Robot type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedRobotInformer(client clientset.Interface, namespace string, resyncPeriod time.Duration, indexers RobotIndexers) RobotIndexInformer {
+	return NewTypedRobotInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
-// NewRobotInformer returns a new informer of Robots in namespace (all when empty),
-// not shared: prefer a factory's, which every controller of a process shares.
-func NewRobotInformer(client clientset.Interface, namespace string, resyncPeriod time.Duration) *cache.SharedIndexInformer[*toysv1.Robot] {
-	return NewFilteredRobotInformer(client, namespace, resyncPeriod, nil)
+// NewFilteredRobotInformer constructs a new informer for Robot type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedFilteredRobotInformer]).
+func NewFilteredRobotInformer(client clientset.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer {
+	return NewTypedRobotInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
-// NewFilteredRobotInformer returns a new informer of Robots in namespace (all when empty)
-// whose lists and watches tweakListOptions may change, with every index of Robot.
-func NewFilteredRobotInformer(client clientset.Interface, namespace string, resyncPeriod time.Duration, tweakListOptions informers.TweakListOptionsFunc) *cache.SharedIndexInformer[*toysv1.Robot] {
+// NewTypedFilteredRobotInformer constructs a new informer for Robot type.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedFilteredRobotInformer(client clientset.Interface, namespace string, resyncPeriod time.Duration, indexers RobotIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) RobotIndexInformer {
+	return NewTypedRobotInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewRobotInformerWithOptions constructs a new informer for Robot type with additional options.
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+// If you really need an independent one, prefer using the type-safe variant (see [NewTypedRobotInformerWithOptions]).
+func NewRobotInformerWithOptions(client clientset.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer {
+	return NewTypedRobotInformerWithOptions(client, namespace, options)
+}
+
+// NewTypedRobotInformerWithOptions constructs a new informer for Robot type with additional options,
+// and every index of Robot (AddRobotIndexes).
+// Always prefer using an informer factory to get a shared informer instead of getting an independent
+// one. This reduces memory footprint and number of connections to the server.
+func NewTypedRobotInformerWithOptions(client clientset.Interface, namespace string, options internalinterfaces.InformerOptions) RobotIndexInformer {
 	api := client.ToysV1().Robots(namespace)
-	lw := informers.NewListWatch[*toysv1.Robot](api.List, api.Watch, client, tweakListOptions)
-	informer := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[*toysv1.Robot]{
-		Name:         "robots.v1.toys",
-		ResyncPeriod: resyncPeriod,
-	})
-	// A new informer has no index yet: adding them cannot fail.
-	_ = listerstoysv1.AddRobotIndexes(informer.GetIndexer())
+	gvr := schema.GroupVersionResource{Group: "toys.example.dev", Version: "v1", Resource: "robots"}
+	informer := informers.NewInformer[*apistoysv1.Robot](api.List, api.Watch, client, gvr, options)
+	if err := toysv1.AddRobotIndexes(informer.GetIndexer()); err != nil {
+		runtime.HandleError(err) // options.Indexers has an index of the same name
+	}
 	return informer
+}
+
+func (f *robotInformer) defaultInformer(client clientset.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {
+	return NewTypedRobotInformerWithOptions(client, f.namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, InformerName: f.factory.InformerName(), TweakListOptions: f.tweakListOptions})
+}
+
+func (f *robotInformer) Informer() cache.SharedIndexInformer {
+	return f.factory.InformerFor(&apistoysv1.Robot{}, f.defaultInformer)
+}
+
+func (f *robotInformer) TypedInformer() RobotIndexInformer {
+	return ToRobotIndexInformer(f.Informer())
+}
+
+func (f *robotInformer) Lister() toysv1.RobotLister {
+	return toysv1.NewRobotLister(f.Informer().GetIndexer())
+}
+
+// ToTypedRobotInformer converts an untyped informer into a TypedRobotInformer.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Robot. If that is not the case, calling type-safe methods of the returned
+// TypedRobotInformer leads to runtime panics. A safer alternative is to pass
+// around a TypedRobotInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToTypedRobotInformer(informer RobotInformer) TypedRobotInformer {
+	if informer, ok := informer.(TypedRobotInformer); ok {
+		return informer
+	}
+	return &robotTypedInformerAdapter{informer}
+}
+
+type robotTypedInformerAdapter struct {
+	RobotInformer
+}
+
+func (a *robotTypedInformerAdapter) TypedInformer() RobotIndexInformer {
+	return ToRobotIndexInformer(a.Informer())
+}
+
+// ToRobotIndexInformer converts an untyped informer into a RobotIndexInformer:
+// informers of this package are one already; others are wrapped.
+//
+// WARNING: this conversion is only safe if the informer handles objects of type
+// *Robot. If that is not the case, calling type-safe methods of the returned
+// RobotIndexInformer leads to runtime panics. A safer alternative is to pass
+// around a RobotIndexInformer instances that was obtained from a
+// SharedInformerFactory.
+func ToRobotIndexInformer(informer cache.SharedIndexInformer) RobotIndexInformer {
+	if informer, ok := informer.(RobotIndexInformer); ok {
+		return informer
+	}
+	return cache.NewTypedSharedIndexInformer[*apistoysv1.Robot](informer)
 }
