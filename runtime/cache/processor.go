@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 )
 
@@ -33,25 +34,31 @@ type notification[T any] struct {
 	newObj T
 }
 
-// ResourceEventHandlerRegistration is the handle AddEventHandler returns.
-type ResourceEventHandlerRegistration interface {
-	// HasSynced reports whether the informer has synced and every object of
-	// its initial list (or, for a handler added after start, every object the
-	// store held when it was added) has been handed to this handler and the
-	// handler has returned (semantics item 18).
-	HasSynced() bool
-}
-
 // listener buffers the notifications of one registration and delivers them,
 // in order, from its own goroutine. Its buffer is unbounded, so a slow handler
 // never blocks the informer or other handlers.
-type listener[T any] struct {
+//
+// A listener is the cache.ResourceEventHandlerRegistration its informer hands
+// out: it has synced once the informer has and every object of the initial
+// list (or, for a handler added after start, every object the store held when
+// it was added) has been handed to the handler and the handler has returned.
+type listener[T Object] struct {
 	owner   any // the informer that created it
-	handler ResourceEventHandler[T]
+	handler cache.TypedResourceEventHandler[T]
 	synced  func() bool // the informer's HasSynced
-	// logger and panics are the processor's, set when the listener starts.
+	// informerSynced is closed when the informer has synced.
+	informerSynced <-chan struct{}
+	// logger, when set, is the handler's own (cache.HandlerOptions.Logger);
+	// otherwise the processor's is used. panics is the processor's. Both are
+	// set when the listener starts.
 	logger klog.Logger
 	panics *atomic.Int64
+
+	// syncedMu guards informerDone and the closing of syncedCh, which is
+	// closed once the informer has synced and no initial add is pending.
+	syncedMu     sync.Mutex
+	informerDone bool
+	syncedCh     chan struct{}
 
 	mu      sync.Mutex
 	pending ring[notification[T]]
@@ -72,11 +79,13 @@ type listener[T any] struct {
 	syncing         bool
 }
 
-func newListener[T any](owner any, handler ResourceEventHandler[T], synced func() bool, requested, period time.Duration, now time.Time) *listener[T] {
+func newListener[T Object](owner any, handler cache.TypedResourceEventHandler[T], synced func() bool, informerSynced <-chan struct{}, requested, period time.Duration, now time.Time) *listener[T] {
 	return &listener[T]{
 		owner:           owner,
 		handler:         handler,
 		synced:          synced,
+		informerSynced:  informerSynced,
+		syncedCh:        make(chan struct{}),
 		wake:            make(chan struct{}, 1),
 		stop:            make(chan struct{}),
 		done:            make(chan struct{}),
@@ -86,9 +95,43 @@ func newListener[T any](owner any, handler ResourceEventHandler[T], synced func(
 	}
 }
 
-// HasSynced implements ResourceEventHandlerRegistration.
+// HasSynced implements cache.ResourceEventHandlerRegistration.
 func (l *listener[T]) HasSynced() bool {
 	return l.synced() && l.initialPending.Load() == 0
+}
+
+// HasSyncedChecker implements cache.ResourceEventHandlerRegistration: its
+// channel closes when HasSynced becomes true.
+func (l *listener[T]) HasSyncedChecker() cache.DoneChecker {
+	return syncedChecker{name: "event handler", done: l.syncedCh}
+}
+
+// watchSynced waits for the informer to sync, then closes syncedCh as soon as
+// no initial add is pending. It runs on its own goroutine from start until the
+// informer syncs or the listener stops.
+func (l *listener[T]) watchSynced() {
+	select {
+	case <-l.informerSynced:
+	case <-l.stop:
+		return
+	}
+	l.syncedMu.Lock()
+	defer l.syncedMu.Unlock()
+	l.informerDone = true
+	l.closeSyncedLocked()
+}
+
+// closeSyncedLocked closes syncedCh when the listener has synced; syncedMu is
+// held.
+func (l *listener[T]) closeSyncedLocked() {
+	if !l.informerDone || l.initialPending.Load() != 0 {
+		return
+	}
+	select {
+	case <-l.syncedCh:
+	default:
+		close(l.syncedCh)
+	}
 }
 
 // add queues n for delivery. It never blocks.
@@ -136,8 +179,10 @@ func (l *listener[T]) run() {
 // that one bad notification neither kills the informer nor stops later ones.
 func (l *listener[T]) deliver(n notification[T]) {
 	defer func() {
-		if n.kind == addNotification && n.flag {
-			l.initialPending.Add(-1)
+		if n.kind == addNotification && n.flag && l.initialPending.Add(-1) == 0 {
+			l.syncedMu.Lock()
+			l.closeSyncedLocked()
+			l.syncedMu.Unlock()
 		}
 		if r := recover(); r != nil {
 			l.panics.Add(1)
@@ -150,7 +195,7 @@ func (l *listener[T]) deliver(n notification[T]) {
 	case updateNotification:
 		l.handler.OnUpdate(n.oldObj, n.newObj)
 	case deleteNotification:
-		l.handler.OnDelete(n.oldObj, n.flag)
+		l.handler.OnDelete(deletedObject(n.oldObj, n.flag))
 	}
 }
 
@@ -165,7 +210,7 @@ func (l *listener[T]) shutdown() {
 }
 
 // processor fans notifications out to listeners.
-type processor[T any] struct {
+type processor[T Object] struct {
 	panics atomic.Int64 // handler calls that panicked, over all listeners
 	logger klog.Logger  // set by start
 
@@ -226,10 +271,14 @@ func (p *processor[T]) start(logger klog.Logger) {
 	}
 }
 
-// run starts l's goroutine; p.mu is held.
+// run starts l's goroutines; p.mu is held.
 func (p *processor[T]) run(l *listener[T]) {
-	l.logger, l.panics = p.logger, &p.panics
+	if l.logger.GetSink() == nil {
+		l.logger = p.logger
+	}
+	l.panics = &p.panics
 	p.running.Go(l.run)
+	p.running.Go(l.watchSynced)
 }
 
 // stop stops every listener and waits for every listener goroutine to

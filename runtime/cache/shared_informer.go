@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -37,23 +39,34 @@ type SharedIndexInformerOptions[T any] struct {
 }
 
 // SharedIndexInformer keeps an indexed, typed cache of one resource up to date
-// and tells registered handlers about every change; it is the typed
-// counterpart of client-go's SharedIndexInformer.
+// and tells registered handlers about every change. It implements client-go's
+// cache.SharedIndexInformer and cache.TypedSharedIndexInformer[T] with their
+// semantics, so code written for client-go's informers uses it unchanged:
+// untyped handlers (cache.ResourceEventHandler) receive the objects and, for
+// a delete inferred by a relist, a cache.DeletedFinalStateUnknown tombstone;
+// typed handlers (cache.TypedResourceEventHandler[T]) receive a
+// cache.DeletedObject[T]. GetIndexer, GetStore and GetTypedIndexer are
+// client-go views of the informer's typed store, which TypedStore returns
+// for lookups that neither allocate nor type-assert.
 //
-// Changes flow from the Reflector into a DeltaFIFO; one goroutine pops them,
-// applies them to the store and queues a notification for every registered
-// handler, all under one lock that AddEventHandler also takes, so a handler
-// added late sees the store's objects and then every later change, exactly
-// once. Each handler has its own unbounded buffer and goroutine.
+// Changes flow from client-go's reflector into a DeltaFIFO; one goroutine pops
+// them, applies them to the store and queues a notification for every
+// registered handler, all under one lock that adding a handler also takes, so
+// a handler added late sees the store's objects and then every later change,
+// exactly once. Each handler has its own unbounded buffer and goroutine.
 //
-// Configuration methods (SetTransform, SetWatchErrorHandler) work only before
-// Run; AddEventHandler and AddIndexers work before and after.
+// Configuration methods (SetTransform, SetTypedTransform, SetWatchErrorHandler
+// and its context variant) work only before Run; handlers and indexes can be
+// added before and after. Run may be called once.
 type SharedIndexInformer[T Object] struct {
 	lw        *ListWatch[T]
 	opts      SharedIndexInformerOptions[T]
 	clock     clock.Clock
 	indexer   *ThreadSafeStore[T]
+	view      *indexerView[T]
 	processor *processor[T]
+	// synced is closed once the informer has synced (HasSyncedChecker).
+	synced chan struct{}
 
 	// blockDeltas is held while a change is applied and distributed, and
 	// while a late handler receives the store's objects.
@@ -68,18 +81,27 @@ type SharedIndexInformer[T Object] struct {
 	resyncCheckPeriod time.Duration
 }
 
+// Both client-go informer interfaces are implemented.
+var (
+	_ cache.SharedIndexInformer                                     = (*SharedIndexInformer[*metav1.PartialObjectMetadata])(nil)
+	_ cache.TypedSharedIndexInformer[*metav1.PartialObjectMetadata] = (*SharedIndexInformer[*metav1.PartialObjectMetadata])(nil)
+)
+
 // NewSharedIndexInformer returns an informer over lw. Nothing runs until Run.
 func NewSharedIndexInformer[T Object](lw *ListWatch[T], opts SharedIndexInformerOptions[T]) *SharedIndexInformer[T] {
 	clk := opts.Clock
 	if clk == nil {
 		clk = clock.RealClock{}
 	}
+	store := NewThreadSafeStore(opts.Indexers)
 	return &SharedIndexInformer[T]{
 		lw:                lw,
 		opts:              opts,
 		clock:             clk,
-		indexer:           NewThreadSafeStore(opts.Indexers),
+		indexer:           store,
+		view:              &indexerView[T]{store: store},
 		processor:         &processor[T]{},
+		synced:            make(chan struct{}),
 		resyncCheckPeriod: opts.ResyncPeriod,
 	}
 }
@@ -92,8 +114,29 @@ var (
 )
 
 // SetTransform sets the function applied to every object before it is queued
-// (see DeltaFIFOOptions.Transform); it fails after Run (semantics item 47).
-func (s *SharedIndexInformer[T]) SetTransform(fn TransformFunc[T]) error {
+// (see DeltaFIFOOptions.Transform); it fails after Run. It receives and must
+// return a T; anything else (nil included) is an error for that object, which
+// the reflector logs and drops (a watch event) or retries (a list).
+func (s *SharedIndexInformer[T]) SetTransform(fn cache.TransformFunc) error {
+	if fn == nil {
+		return s.SetTypedTransform(nil)
+	}
+	return s.SetTypedTransform(func(obj T) (T, error) {
+		out, err := fn(obj)
+		if err != nil {
+			return obj, err
+		}
+		typed, ok := out.(T)
+		var zero T
+		if !ok || typed == zero {
+			return obj, fmt.Errorf("transform of %s returned %T, not a %T", KeyOf(obj), out, obj)
+		}
+		return typed, nil
+	})
+}
+
+// SetTypedTransform is SetTransform for a function typed for T.
+func (s *SharedIndexInformer[T]) SetTypedTransform(fn TransformFunc[T]) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.started {
@@ -104,8 +147,19 @@ func (s *SharedIndexInformer[T]) SetTransform(fn TransformFunc[T]) error {
 }
 
 // SetWatchErrorHandler sets the function told about every error that ends a
-// list or watch; it fails after Run (semantics item 47).
-func (s *SharedIndexInformer[T]) SetWatchErrorHandler(handler cache.WatchErrorHandlerWithContext) error {
+// list or watch; it fails after Run.
+func (s *SharedIndexInformer[T]) SetWatchErrorHandler(handler cache.WatchErrorHandler) error {
+	if handler == nil {
+		return s.SetWatchErrorHandlerWithContext(nil)
+	}
+	return s.SetWatchErrorHandlerWithContext(func(_ context.Context, r *cache.Reflector, err error) {
+		handler(r, err)
+	})
+}
+
+// SetWatchErrorHandlerWithContext is SetWatchErrorHandler for a handler that
+// takes the informer's context.
+func (s *SharedIndexInformer[T]) SetWatchErrorHandlerWithContext(handler cache.WatchErrorHandlerWithContext) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.started {
@@ -115,33 +169,63 @@ func (s *SharedIndexInformer[T]) SetWatchErrorHandler(handler cache.WatchErrorHa
 	return nil
 }
 
-// GetIndexer returns the informer's store. It is read by listers; writing to
-// it directly desynchronises the informer from its handlers.
-func (s *SharedIndexInformer[T]) GetIndexer() *ThreadSafeStore[T] { return s.indexer }
+// TypedStore returns the informer's store. Listers read it; writing to it
+// directly desynchronises the informer from its handlers.
+func (s *SharedIndexInformer[T]) TypedStore() *ThreadSafeStore[T] { return s.indexer }
 
-// GetStore returns the informer's store, like GetIndexer.
-func (s *SharedIndexInformer[T]) GetStore() Indexer[T] { return s.indexer }
+// GetIndexer returns a client-go view of the informer's store (see
+// ThreadSafeStore.AsIndexer). Writing through it desynchronises the informer
+// from its handlers, as with client-go's.
+func (s *SharedIndexInformer[T]) GetIndexer() cache.Indexer { return s.view }
 
-// AddIndexers adds indexes to the store, also after Run (existing objects are
-// indexed at once); it fails once the informer has stopped (semantics item 38).
-func (s *SharedIndexInformer[T]) AddIndexers(indexers Indexers[T]) error {
+// GetStore returns the same view as GetIndexer.
+func (s *SharedIndexInformer[T]) GetStore() cache.Store { return s.view }
+
+// GetTypedIndexer returns the same view as GetIndexer, with its typed methods.
+func (s *SharedIndexInformer[T]) GetTypedIndexer() cache.TypedIndexer[T] { return s.view }
+
+// AddIndexers adds client-go index functions to the store, also after Run
+// (existing objects are indexed at once); it fails once the informer has
+// stopped, or when a name is already in use. An index function that returns
+// an error for an object is logged, and the object gets no value in that
+// index.
+func (s *SharedIndexInformer[T]) AddIndexers(indexers cache.Indexers) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopped {
 		return errStopped
 	}
-	return s.indexer.AddIndexers(indexers)
+	return s.view.AddIndexers(indexers)
+}
+
+// AddTypedIndexers is AddIndexers for index functions typed for T.
+func (s *SharedIndexInformer[T]) AddTypedIndexers(indexers cache.TypedIndexers[T]) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped {
+		return errStopped
+	}
+	return s.view.AddTypedIndexers(indexers)
 }
 
 // HasSynced reports whether the informer's store holds the first full list
-// from the server and every change of it has been processed (semantics item
-// 17). Handlers may not have received all of them yet: see
-// ResourceEventHandlerRegistration.HasSynced.
+// from the server and every change of it has been processed. Handlers may not
+// have received all of them yet: see the registration's HasSynced.
 func (s *SharedIndexInformer[T]) HasSynced() bool {
 	s.mu.Lock()
 	fifo := s.fifo
 	s.mu.Unlock()
 	return fifo != nil && fifo.HasSynced()
+}
+
+// HasSyncedChecker returns a checker whose channel closes once HasSynced is
+// true, for cache.WaitFor.
+func (s *SharedIndexInformer[T]) HasSyncedChecker() cache.DoneChecker {
+	name := s.opts.Name
+	if name == "" {
+		name = fmt.Sprintf("%T informer", *new(T))
+	}
+	return syncedChecker{name: name, done: s.synced}
 }
 
 // LastSyncResourceVersion is the resourceVersion the reflector last saw, or ""
@@ -156,6 +240,10 @@ func (s *SharedIndexInformer[T]) LastSyncResourceVersion() string {
 	return r.LastSyncResourceVersion()
 }
 
+// GetController returns a cache.Controller that reports the informer's state;
+// as client-go's, its Run methods do nothing (run the informer instead).
+func (s *SharedIndexInformer[T]) GetController() cache.Controller { return informerController[T]{s} }
+
 // HandlerPanics returns how many handler calls have panicked. A panic is
 // recovered and logged, the notification is skipped, and delivery goes on.
 func (s *SharedIndexInformer[T]) HandlerPanics() int64 {
@@ -169,24 +257,62 @@ func (s *SharedIndexInformer[T]) IsStopped() bool {
 	return s.stopped
 }
 
-// AddEventHandler registers handler with the informer's default resync
-// period. See AddEventHandlerWithResyncPeriod.
-func (s *SharedIndexInformer[T]) AddEventHandler(handler ResourceEventHandler[T]) (ResourceEventHandlerRegistration, error) {
-	return s.AddEventHandlerWithResyncPeriod(handler, s.opts.ResyncPeriod)
+// AddEventHandler registers an untyped handler with the informer's default
+// resync period. See AddEventHandlerWithOptions.
+func (s *SharedIndexInformer[T]) AddEventHandler(handler cache.ResourceEventHandler) (cache.ResourceEventHandlerRegistration, error) {
+	return s.AddEventHandlerWithOptions(handler, cache.HandlerOptions{})
 }
 
-// AddEventHandlerWithResyncPeriod registers handler, asking for a resync every
-// resyncPeriod (zero: never; at least one second; never more often than the
-// informer checks, which after Run is fixed; semantics item 23). A handler
-// added after Run first receives an add, with isInInitialList set, for every
-// object in the store, then every later change (semantics item 20). Adding a
-// handler to a stopped informer fails. The same handler may be added more
-// than once; each registration is independent.
-func (s *SharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(handler ResourceEventHandler[T], resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error) {
+// AddEventHandlerWithResyncPeriod registers an untyped handler asking for a
+// resync every resyncPeriod. See AddEventHandlerWithOptions.
+func (s *SharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(handler cache.ResourceEventHandler, resyncPeriod time.Duration) (cache.ResourceEventHandlerRegistration, error) {
+	return s.AddEventHandlerWithOptions(handler, cache.HandlerOptions{ResyncPeriod: &resyncPeriod})
+}
+
+// AddEventHandlerWithOptions registers an untyped handler. It receives the
+// typed objects as any, and for a delete inferred by a relist a
+// cache.DeletedFinalStateUnknown holding the last known object; otherwise it
+// behaves as AddTypedEventHandler.
+func (s *SharedIndexInformer[T]) AddEventHandlerWithOptions(handler cache.ResourceEventHandler, options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
+	if handler == nil {
+		return nil, errors.New("nil event handler")
+	}
+	return s.addHandler(untypedHandler[T]{handler}, options)
+}
+
+// AddTypedEventHandler registers a typed handler, with the options given (at
+// most one) or the defaults. Options.ResyncPeriod asks for a resync every
+// period (nil: the informer's default; zero: never; at least one second; never
+// more often than the informer checks, which after Run is fixed); Logger
+// replaces the informer's logger for this handler's panics. A handler added
+// after Run first receives an add, with isInInitialList set, for every object
+// in the store, then every later change. Adding a handler to a stopped
+// informer fails. The same handler may be added more than once; each
+// registration is independent.
+func (s *SharedIndexInformer[T]) AddTypedEventHandler(handler cache.TypedResourceEventHandler[T], options ...cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
+	if handler == nil {
+		return nil, errors.New("nil event handler")
+	}
+	var o cache.HandlerOptions
+	switch len(options) {
+	case 0:
+	case 1:
+		o = options[0]
+	default:
+		return nil, fmt.Errorf("at most one HandlerOptions may be passed, got %d", len(options))
+	}
+	return s.addHandler(handler, o)
+}
+
+func (s *SharedIndexInformer[T]) addHandler(handler cache.TypedResourceEventHandler[T], options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.stopped {
 		return nil, fmt.Errorf("handler %v was not added to shared informer because it has stopped already", handler)
+	}
+	resyncPeriod := s.opts.ResyncPeriod
+	if options.ResyncPeriod != nil {
+		resyncPeriod = *options.ResyncPeriod
 	}
 	if resyncPeriod > 0 {
 		resyncPeriod = max(resyncPeriod, minimumResyncPeriod)
@@ -195,24 +321,29 @@ func (s *SharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(handler Resourc
 			s.processor.resyncCheckPeriodChanged(resyncPeriod)
 		}
 	}
-	l := newListener(s, handler, s.HasSynced, resyncPeriod, effectiveResync(resyncPeriod, s.resyncCheckPeriod), s.clock.Now())
+	l := newListener(s, handler, s.HasSynced, s.synced, resyncPeriod, effectiveResync(resyncPeriod, s.resyncCheckPeriod), s.clock.Now())
+	if options.Logger != nil {
+		l.logger = *options.Logger
+	}
 	if !s.started {
 		s.processor.addListener(l)
 		return l, nil
 	}
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
-	s.processor.addListener(l)
+	// The replay is queued before the listener starts, so that it cannot
+	// report synced before receiving it.
 	for _, obj := range s.indexer.List() {
 		l.add(notification[T]{kind: addNotification, flag: true, newObj: obj})
 	}
+	s.processor.addListener(l)
 	return l, nil
 }
 
 // RemoveEventHandler unregisters a handler; its goroutine ends asynchronously
 // and notifications still buffered for it are dropped. Removing a handle twice,
 // a handle of another informer, or from a stopped informer is a no-op.
-func (s *SharedIndexInformer[T]) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
+func (s *SharedIndexInformer[T]) RemoveEventHandler(handle cache.ResourceEventHandlerRegistration) error {
 	l, ok := handle.(*listener[T])
 	if !ok || l.owner != s {
 		return nil
@@ -223,9 +354,15 @@ func (s *SharedIndexInformer[T]) RemoveEventHandler(handle ResourceEventHandlerR
 	return nil
 }
 
-// Run starts the informer and blocks until ctx ends and every goroutine the
-// informer started has returned. A second Run logs and returns at once.
-func (s *SharedIndexInformer[T]) Run(ctx context.Context) {
+// Run is RunWithContext until stopCh is closed.
+func (s *SharedIndexInformer[T]) Run(stopCh <-chan struct{}) {
+	s.RunWithContext(wait.ContextForChannel(stopCh))
+}
+
+// RunWithContext starts the informer and blocks until ctx ends and every
+// goroutine the informer started has returned. A second call logs and returns
+// at once.
+func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	if s.opts.Name != "" {
 		logger = klog.LoggerWithValues(logger, "informer", s.opts.Name)
@@ -261,17 +398,35 @@ func (s *SharedIndexInformer[T]) Run(ctx context.Context) {
 	})
 	s.started = true
 	s.processor.start(logger)
-	reflector := s.reflector
+	reflector, fifoSynced := s.reflector, s.fifo.Synced()
 	s.mu.Unlock()
 
+	var watchSynced sync.WaitGroup
+	watchSynced.Go(func() {
+		select {
+		case <-fifoSynced:
+			close(s.synced)
+		case <-ctx.Done():
+		}
+	})
 	reflector.Run(ctx)
+	watchSynced.Wait()
 
 	s.mu.Lock()
 	s.stopped = true
 	s.mu.Unlock()
-	// The processor stops strictly after the controller (semantics item 46).
+	// The processor stops strictly after the controller.
 	s.processor.stop()
 }
+
+// informerController is the cache.Controller GetController returns.
+type informerController[T Object] struct{ s *SharedIndexInformer[T] }
+
+func (c informerController[T]) RunWithContext(context.Context)      {}
+func (c informerController[T]) Run(<-chan struct{})                 {}
+func (c informerController[T]) HasSynced() bool                     { return c.s.HasSynced() }
+func (c informerController[T]) HasSyncedChecker() cache.DoneChecker { return c.s.HasSyncedChecker() }
+func (c informerController[T]) LastSyncResourceVersion() string     { return c.s.LastSyncResourceVersion() }
 
 // handleDeltas applies one object's deltas to the store and queues the
 // notifications. Presence in the store, not the delta type, decides between
@@ -303,6 +458,8 @@ func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas Deltas[T], 
 			var zero T
 			if last == zero {
 				last = old
+			} else {
+				s.indexer.noteResourceVersion(last.GetResourceVersion())
 			}
 			s.processor.distribute(notification[T]{kind: deleteNotification, flag: d.FinalStateUnknown, oldObj: last}, false)
 		}

@@ -115,6 +115,10 @@ type ThreadSafeStore[T Object] struct {
 	labelIndexes map[string]*index[T] // label indexes by label key
 
 	buffers sync.Pool // *[]T for IndexedObjects
+
+	// rv is the resourceVersion of the last object stored, or the last one
+	// noteResourceVersion recorded.
+	rv string
 }
 
 // NewThreadSafeStore returns an empty store with the given indexes.
@@ -144,6 +148,7 @@ func (s *ThreadSafeStore[T]) Upsert(obj T) (old T, existed bool) {
 }
 
 func (s *ThreadSafeStore[T]) upsertLocked(obj T) (old T, existed bool) {
+	s.rv = obj.GetResourceVersion()
 	ns := s.namespaceLocked(obj.GetNamespace())
 	name := obj.GetName()
 	if id, ok := ns.names[name]; ok {
@@ -607,4 +612,53 @@ func (s *ThreadSafeStore[T]) ListIndexFuncValues(indexName string) []string {
 		return nil
 	}
 	return ix.sortedValues()
+}
+
+// noteResourceVersion records rv as the store's resourceVersion (a delete, a
+// bookmark, the resourceVersion of a list).
+func (s *ThreadSafeStore[T]) noteResourceVersion(rv string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rv = rv
+}
+
+// resourceVersion returns the store's resourceVersion: that of the last object
+// stored or the last one noted.
+func (s *ThreadSafeStore[T]) resourceVersion() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.rv
+}
+
+// hasIndex reports whether the store has an index called name.
+func (s *ThreadSafeStore[T]) hasIndex(name string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.indexByName[name] != nil
+}
+
+// indexFuncs returns the function of every index, label indexes included.
+func (s *ThreadSafeStore[T]) indexFuncs() map[string]IndexFunc[T] {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(map[string]IndexFunc[T], len(s.indexes))
+	for _, ix := range s.indexes {
+		out[ix.name] = func(obj T) []string { return ix.values(obj, nil) }
+	}
+	return out
+}
+
+// namespaceNames returns the names of the namespaces that hold objects,
+// sorted.
+func (s *ThreadSafeStore[T]) namespaceNames() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var out []string
+	for name, ns := range s.namespaces {
+		if len(ns.names) > 0 {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

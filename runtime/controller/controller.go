@@ -82,9 +82,11 @@ func (o Options) withDefaults() Options {
 
 // Primary describes the kind a Controller reconciles.
 type Primary[T cache.Object] struct {
-	// Informer is the informer of the kind; every change it sees that
-	// Predicates keep enqueues the object's own key.
-	Informer *cache.SharedIndexInformer[T]
+	// Informer is the informer of the kind (this module's, or any other
+	// implementation of client-go's typed informer interface, such as a
+	// generated TypedInformer()); every change it sees that Predicates keep
+	// enqueues the object's own key.
+	Informer clientcache.TypedSharedIndexInformer[T]
 	// GroupKind and Namespaced identify the kind in owner references, for
 	// WatchOwned.
 	GroupKind  schema.GroupKind
@@ -142,7 +144,7 @@ func New[T cache.Object](primary Primary[T], reconciler Reconciler, opts Options
 		metrics:  m,
 		failures: map[cache.ObjectName]int{},
 	}
-	if err := Watch(c, primary.Informer, MapToSelf[T](), primary.Predicates...); err != nil {
+	if err := watch(c, primary.Informer, MapToSelf[T](), true, primary.Predicates); err != nil {
 		c.queue.ShutDown()
 		return nil, err
 	}
@@ -224,16 +226,16 @@ func (c *Controller[T]) waitForSync(ctx context.Context, sources []source) error
 	ctx, cancel := context.WithTimeout(ctx, c.opts.CacheSyncTimeout)
 	defer cancel()
 	klog.FromContext(ctx).Info("Waiting for caches to sync", "sources", len(sources))
-	synced := make([]clientcache.InformerSynced, len(sources))
+	checkers := make([]clientcache.DoneChecker, len(sources))
 	for i, s := range sources {
-		synced[i] = s.hasSynced
+		checkers[i] = s.synced
 	}
-	if clientcache.WaitForCacheSync(ctx.Done(), synced...) {
+	if clientcache.WaitFor(ctx, "", checkers...) {
 		return nil
 	}
 	var pending []string
 	for _, s := range sources {
-		if !s.hasSynced() {
+		if !clientcache.IsDone(s.synced) {
 			pending = append(pending, s.name)
 		}
 	}

@@ -74,8 +74,8 @@ func (e *testEnv) primary(predicates ...Predicate[*corev1.ConfigMap]) Primary[*c
 func (e *testEnv) run(c *Controller[*corev1.ConfigMap]) (stop func() error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var informers sync.WaitGroup
-	informers.Go(func() { e.configMaps.Run(ctx) })
-	informers.Go(func() { e.secrets.Run(ctx) })
+	informers.Go(func() { e.configMaps.RunWithContext(ctx) })
+	informers.Go(func() { e.secrets.RunWithContext(ctx) })
 	runErr := make(chan error, 1)
 	go func() { runErr <- c.Run(ctx) }()
 	var once sync.Once

@@ -52,8 +52,8 @@ func Example() {
 	}
 
 	ctx := context.Background() // cancel it to stop
-	go configMaps.Run(ctx)
-	go secrets.Run(ctx)
+	go configMaps.RunWithContext(ctx)
+	go secrets.RunWithContext(ctx)
 	if err := c.Run(ctx); err != nil {
 		klog.Background().Error(err, "Controller stopped")
 	}

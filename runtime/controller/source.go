@@ -7,6 +7,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientcache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -86,12 +87,23 @@ func KeysOf[T cache.Object](objs []T) []cache.ObjectName {
 // Watch registers an event handler on informer at once; Run waits for that
 // handler to sync before the first reconcile and removes it on shutdown.
 // Watch fails once Run has been called, and when informer has stopped.
-func Watch[T, S cache.Object](c *Controller[T], informer *cache.SharedIndexInformer[S], mapper Mapper[S], predicates ...Predicate[S]) error {
+func Watch[T, S cache.Object](c *Controller[T], informer clientcache.TypedSharedIndexInformer[S], mapper Mapper[S], predicates ...Predicate[S]) error {
+	return watch(c, informer, mapper, false, predicates)
+}
+
+// watch is Watch; self says that mapper maps every object to its own key, so
+// that a delete whose object is unknown (a tombstone without one, as
+// client-go's informers may deliver) still enqueues the key.
+func watch[T, S cache.Object](c *Controller[T], informer clientcache.TypedSharedIndexInformer[S], mapper Mapper[S], self bool, predicates []Predicate[S]) error {
+	if informer == nil {
+		return fmt.Errorf("controller %s: nil informer", c.opts.Name)
+	}
 	name := reflect.TypeFor[S]().String()
 	logger := klog.Background().WithValues("controller", c.opts.Name, "source", name)
 	h := &handler[S]{
 		ctx:        klog.NewContext(context.Background(), logger),
 		mapper:     mapper,
+		self:       self,
 		predicates: predicates,
 		enqueue:    c.enqueueAll,
 	}
@@ -100,13 +112,13 @@ func Watch[T, S cache.Object](c *Controller[T], informer *cache.SharedIndexInfor
 	if c.started {
 		return fmt.Errorf("controller %s: cannot watch %s after Run", c.opts.Name, name)
 	}
-	reg, err := informer.AddEventHandler(h)
+	reg, err := informer.AddTypedEventHandler(h)
 	if err != nil {
 		return fmt.Errorf("controller %s: watching %s: %w", c.opts.Name, name, err)
 	}
 	c.sources = append(c.sources, source{
 		name:      name,
-		hasSynced: reg.HasSynced,
+		synced:    reg.HasSyncedChecker(),
 		remove:    func() error { return informer.RemoveEventHandler(reg) },
 	})
 	return nil
@@ -115,21 +127,22 @@ func Watch[T, S cache.Object](c *Controller[T], informer *cache.SharedIndexInfor
 // WatchOwned watches informer for objects whose controlling owner is of c's
 // primary kind, and enqueues that owner's key: the usual source of the objects
 // a controller creates.
-func WatchOwned[T, S cache.Object](c *Controller[T], informer *cache.SharedIndexInformer[S], predicates ...Predicate[S]) error {
+func WatchOwned[T, S cache.Object](c *Controller[T], informer clientcache.TypedSharedIndexInformer[S], predicates ...Predicate[S]) error {
 	return Watch(c, informer, MapToControllerOwner[S](c.primary.GroupKind, c.primary.Namespaced), predicates...)
 }
 
 // source is a registered event handler, as Run sees it.
 type source struct {
-	name      string
-	hasSynced func() bool
-	remove    func() error
+	name   string
+	synced clientcache.DoneChecker // of the handler's registration
+	remove func() error
 }
 
 // handler is the informer event handler of one Watch.
 type handler[S cache.Object] struct {
 	ctx        context.Context
 	mapper     Mapper[S]
+	self       bool
 	predicates []Predicate[S]
 	enqueue    func([]cache.ObjectName)
 }
@@ -155,9 +168,21 @@ func (h *handler[S]) OnUpdate(oldObj, newObj S) {
 	}
 }
 
-func (h *handler[S]) OnDelete(obj S, finalStateUnknown bool) {
+func (h *handler[S]) OnDelete(deleted clientcache.DeletedObject[S]) {
+	obj := deleted.OptionalObj
+	var zero S
+	if obj == zero {
+		// Only the key is known: the primary's own key can still be
+		// enqueued, other mappings cannot be computed.
+		if h.self {
+			h.enqueue([]cache.ObjectName{deleted.GetObjectName()})
+		} else {
+			klog.FromContext(h.ctx).V(4).Info("Delete of an unknown object: nothing to map", "key", deleted.GetKey())
+		}
+		return
+	}
 	for _, p := range h.predicates {
-		if !p.Delete(obj, finalStateUnknown) {
+		if !p.Delete(obj, deleted.FinalStateUnknown != nil) {
 			return
 		}
 	}

@@ -121,7 +121,7 @@ func TestSecondarySourcesEnqueueTheirOwnerAndTheObjectsAnIndexNames(t *testing.T
 	if err := WatchOwned(c, env.secrets); err != nil {
 		t.Fatal(err)
 	}
-	indexer := env.configMaps.GetIndexer()
+	indexer := env.configMaps.TypedStore()
 	byLookup := MapByLookup(func(s *corev1.Secret) ([]*corev1.ConfigMap, error) {
 		return indexer.ByIndexInNamespace(secretIndex, s.Namespace, s.Name)
 	})

@@ -9,30 +9,40 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
+	clientcache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
 
-// newPodInformer is what generated code passes to InformerFor; it records
-// the settings it was given.
+var podsGVR = schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+
+// recorded is what podInformerFunc was given.
 type recorded struct {
 	namespace string
 	resync    time.Duration
 	tweaked   bool
 }
 
-func podInformerFunc(rec *recorded) NewInformerFunc[kubernetes.Interface, *corev1.Pod] {
-	return func(client kubernetes.Interface, namespace string, resync time.Duration, tweak TweakListOptionsFunc) *cache.SharedIndexInformer[*corev1.Pod] {
-		rec.namespace, rec.resync = namespace, resync
-		if tweak != nil {
+// podInformerFunc is what a generated informer passes to InformerFor: it
+// builds the informer with NewInformer and records the settings it got.
+func podInformerFunc(f *Factory, client kubernetes.Interface, rec *recorded) func(time.Duration) clientcache.SharedIndexInformer {
+	return func(resync time.Duration) clientcache.SharedIndexInformer {
+		rec.namespace, rec.resync = f.Namespace(), resync
+		if tweak := f.TweakListOptions(); tweak != nil {
 			var opts metav1.ListOptions
 			tweak(&opts)
 			rec.tweaked = opts.LabelSelector == "app=web"
 		}
-		pods := client.CoreV1().Pods(namespace)
-		return cache.NewSharedIndexInformer(cache.NewListWatch[*corev1.Pod](pods.List, pods.Watch, client), cache.SharedIndexInformerOptions[*corev1.Pod]{ResyncPeriod: resync})
+		pods := client.CoreV1().Pods(f.Namespace())
+		return NewInformer[*corev1.Pod](pods.List, pods.Watch, client, podsGVR, InformerOptions{
+			ResyncPeriod:     resync,
+			TweakListOptions: f.TweakListOptions(),
+			InformerName:     f.InformerName(),
+		})
 	}
 }
 
@@ -40,22 +50,22 @@ func podInformerFunc(rec *recorded) NewInformerFunc[kubernetes.Interface, *corev
 // and returns the same one afterwards.
 func TestInformerForSharesOneInformerPerTypeWithTheFactorySettings(t *testing.T) {
 	client := fake.NewClientset()
-	f := NewFactory[kubernetes.Interface](client, time.Minute,
+	f := NewFactory(time.Minute,
 		WithNamespace("ns"),
 		WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "app=web" }),
 		WithCustomResyncConfig(map[metav1.Object]time.Duration{&corev1.Pod{}: time.Hour}),
 	)
 	var rec recorded
-	a := InformerFor(f, podInformerFunc(&rec))
-	b := InformerFor(f, podInformerFunc(&recorded{}))
+	a := f.InformerFor(&corev1.Pod{}, podInformerFunc(f, client, &rec))
+	b := f.InformerFor(&corev1.Pod{}, podInformerFunc(f, client, &recorded{}))
 	if a != b {
 		t.Fatal("InformerFor created a second informer for the same type")
 	}
 	if rec != (recorded{namespace: "ns", resync: time.Hour, tweaked: true}) {
 		t.Fatalf("informer created with %+v", rec)
 	}
-	if f.Client() != kubernetes.Interface(client) || f.Namespace() != "ns" || f.TweakListOptions() == nil {
-		t.Fatal("factory accessors do not return its settings")
+	if _, ok := a.(*cache.SharedIndexInformer[*corev1.Pod]); !ok {
+		t.Fatalf("InformerFor returned a %T", a)
 	}
 }
 
@@ -64,12 +74,12 @@ func TestInformerForSharesOneInformerPerTypeWithTheFactorySettings(t *testing.T)
 // stopped; Start after Shutdown does nothing.
 func TestFactoryLifecycle(t *testing.T) {
 	client := fake.NewClientset(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "p", Labels: map[string]string{"x": "y"}}})
-	f := NewFactory[kubernetes.Interface](client, 0, WithTransform(func(obj any) (any, error) {
+	f := NewFactory(0, WithTransform(func(obj any) (any, error) {
 		p := obj.(*corev1.Pod)
 		p.Labels = nil
 		return p, nil
 	}))
-	inf := InformerFor(f, podInformerFunc(&recorded{}))
+	inf := f.InformerFor(&corev1.Pod{}, podInformerFunc(f, client, &recorded{}))
 	ctx, cancel := context.WithCancel(context.Background())
 	f.StartWithContext(ctx)
 	f.StartWithContext(ctx) // a second Start starts nothing twice
@@ -77,18 +87,18 @@ func TestFactoryLifecycle(t *testing.T) {
 	if result.Err != nil || !result.Synced[reflect.TypeFor[*corev1.Pod]()] {
 		t.Fatalf("WaitForCacheSync = %+v", result)
 	}
-	p, ok := inf.GetIndexer().Get(cache.ObjectName{Namespace: "a", Name: "p"})
-	if !ok || p.Labels != nil {
-		t.Fatalf("cached pod = %v, %v; want it transformed", p, ok)
+	p, ok, err := inf.GetIndexer().GetByKey("a/p")
+	if err != nil || !ok || p.(*corev1.Pod).Labels != nil {
+		t.Fatalf("cached pod = %v, %v, %v; want it transformed", p, ok, err)
 	}
 	cancel()
 	f.Shutdown()
 	if !inf.IsStopped() {
 		t.Fatal("Shutdown returned before the informer stopped")
 	}
-	late := InformerFor(f, func(c kubernetes.Interface, ns string, r time.Duration, tw TweakListOptionsFunc) *cache.SharedIndexInformer[*corev1.ConfigMap] {
-		cms := c.CoreV1().ConfigMaps(ns)
-		return cache.NewSharedIndexInformer(cache.NewListWatch[*corev1.ConfigMap](cms.List, cms.Watch, c), cache.SharedIndexInformerOptions[*corev1.ConfigMap]{})
+	late := f.InformerFor(&corev1.ConfigMap{}, func(resync time.Duration) clientcache.SharedIndexInformer {
+		cms := client.CoreV1().ConfigMaps("")
+		return NewInformer[*corev1.ConfigMap](cms.List, cms.Watch, client, schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}, InformerOptions{ResyncPeriod: resync})
 	})
 	f.Start(make(chan struct{}))
 	if late.HasSynced() || late.IsStopped() {
@@ -96,11 +106,72 @@ func TestFactoryLifecycle(t *testing.T) {
 	}
 }
 
+// The factory holds client-go's own informers as well as this module's.
+func TestFactoryHoldsClientGoInformers(t *testing.T) {
+	client := fake.NewClientset(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "c"}})
+	f := NewFactory(0)
+	inf := f.InformerFor(&corev1.ConfigMap{}, func(resync time.Duration) clientcache.SharedIndexInformer {
+		cms := client.CoreV1().ConfigMaps("")
+		lw := clientcache.ToListWatcherWithWatchListSemantics(&clientcache.ListWatch{
+			ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+				return cms.List(ctx, o)
+			},
+			WatchFuncWithContext: cms.Watch,
+		}, client)
+		return clientcache.NewSharedIndexInformer(lw, &corev1.ConfigMap{}, resync, clientcache.Indexers{})
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { cancel(); f.Shutdown() }()
+	f.StartWithContext(ctx)
+	if err := f.WaitForCacheSyncWithContext(ctx).AsError(); err != nil {
+		t.Fatal(err)
+	}
+	if keys := inf.GetStore().ListKeys(); len(keys) != 1 || keys[0] != "a/c" {
+		t.Fatalf("client-go informer holds %v", keys)
+	}
+}
+
+// NewInformer applies the tweak to every request and adds the indexers given,
+// reporting (not failing on) one it cannot add.
+func TestNewInformerOptions(t *testing.T) {
+	client := fake.NewClientset(
+		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "web", Labels: map[string]string{"app": "web"}}},
+		&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "db", Labels: map[string]string{"app": "db"}}},
+	)
+	pods := client.CoreV1().Pods("")
+	inf := NewInformer[*corev1.Pod](pods.List, pods.Watch, client, podsGVR, InformerOptions{
+		TweakListOptions: func(o *metav1.ListOptions) { o.LabelSelector = "app=web" },
+		Indexers: clientcache.Indexers{
+			"byApp":                    func(obj any) ([]string, error) { return []string{obj.(*corev1.Pod).Labels["app"]}, nil },
+			clientcache.NamespaceIndex: clientcache.MetaNamespaceIndexFunc,
+		},
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); inf.RunWithContext(ctx) }()
+	defer func() { cancel(); <-done }()
+	if !clientcache.WaitFor(ctx, "pods", inf.HasSyncedChecker()) {
+		t.Fatal("informer did not sync")
+	}
+	web, err := inf.GetIndexer().ByIndex("byApp", "web")
+	if err != nil || len(web) != 1 {
+		t.Fatalf("ByIndex(byApp, web) = %v, %v", web, err)
+	}
+	if keys := inf.GetStore().ListKeys(); len(keys) != 1 || keys[0] != "a/web" {
+		t.Fatalf("the tweak did not reach the list: store holds %v", keys)
+	}
+	inNS, err := inf.GetIndexer().ByIndex(clientcache.NamespaceIndex, "a")
+	if err != nil || len(inNS) != 1 {
+		t.Fatalf("ByIndex(namespace, a) = %v, %v", inNS, err)
+	}
+}
+
 // WaitForCacheSync gives up when its context ends, and says which informer
 // has not synced.
 func TestWaitForCacheSyncStopsWithItsContext(t *testing.T) {
-	f := NewFactory[kubernetes.Interface](fake.NewClientset(), 0)
-	InformerFor(f, podInformerFunc(&recorded{}))
+	client := fake.NewClientset()
+	f := NewFactory(0)
+	f.InformerFor(&corev1.Pod{}, podInformerFunc(f, client, &recorded{}))
 	f.mu.Lock()
 	f.started[reflect.TypeFor[*corev1.Pod]()] = true // counted as started, never run
 	f.mu.Unlock()

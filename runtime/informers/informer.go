@@ -1,0 +1,85 @@
+package informers
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+	clientcache "k8s.io/client-go/tools/cache"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+)
+
+// InformerOptions are the options of a generated NewKindInformerWithOptions
+// constructor, as informer-gen's.
+type InformerOptions struct {
+	// ResyncPeriod is the informer's default resync period; zero: none.
+	ResyncPeriod time.Duration
+	// Indexers are added to the informer's store, beside the kind's generated
+	// indexes.
+	Indexers clientcache.Indexers
+	// InformerName, when set, names the informer in client-go's informer
+	// metrics (see cache.NewInformerName).
+	InformerName *clientcache.InformerName
+	// TweakListOptions, when set, changes the options of every list and
+	// watch.
+	TweakListOptions TweakListOptionsFunc
+}
+
+// NewInformer returns a new, not started informer of the resource gvr over a
+// typed client's List and Watch methods (such as those of
+// clientset.CoreV1().Pods(namespace)), configured by options. client is the
+// clientset, asked whether it supports watch-list streaming.
+//
+// An index of options.Indexers whose name is already taken, or that has no
+// function, is reported through utilruntime.HandleError and not added: the
+// constructors generated from this one return no error, as informer-gen's.
+func NewInformer[T cache.Object, L runtime.Object](
+	list func(context.Context, metav1.ListOptions) (L, error),
+	watchFn func(context.Context, metav1.ListOptions) (watch.Interface, error),
+	client any,
+	gvr schema.GroupVersionResource,
+	options InformerOptions,
+) *cache.SharedIndexInformer[T] {
+	informer := cache.NewSharedIndexInformer(newListWatch[T](list, watchFn, client, options.TweakListOptions), cache.SharedIndexInformerOptions[T]{
+		Name:         strings.TrimSuffix(gvr.Resource+"."+gvr.Version+"."+gvr.Group, "."),
+		ResyncPeriod: options.ResyncPeriod,
+		Identifier:   options.InformerName.WithResource(gvr),
+	})
+	if len(options.Indexers) > 0 {
+		if err := informer.AddIndexers(options.Indexers); err != nil {
+			utilruntime.HandleError(fmt.Errorf("informer of %s: %w", gvr.GroupResource(), err))
+		}
+	}
+	return informer
+}
+
+// newListWatch returns a cache.ListWatch over a typed client's List and Watch
+// methods that applies tweak (when not nil) to the options of every request.
+func newListWatch[T cache.Object, L runtime.Object](
+	list func(context.Context, metav1.ListOptions) (L, error),
+	watchFn func(context.Context, metav1.ListOptions) (watch.Interface, error),
+	client any,
+	tweak TweakListOptionsFunc,
+) *cache.ListWatch[T] {
+	if tweak == nil {
+		return cache.NewListWatch[T](list, watchFn, client)
+	}
+	return cache.NewListWatch[T](
+		func(ctx context.Context, options metav1.ListOptions) (L, error) {
+			tweak(&options)
+			return list(ctx, options)
+		},
+		func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
+			tweak(&options)
+			return watchFn(ctx, options)
+		},
+		client,
+	)
+}
