@@ -43,7 +43,7 @@ func New(clients Clients, shop externalversions.SharedInformerFactory, kube kube
 	}
 	// The ConfigMaps the Widgets own: restore them when someone else
 	// changes or deletes them.
-	if err := controller.WatchOwned(c, configMaps.Informer()); err != nil {
+	if err := controller.WatchOwned(c, configMaps.TypedInformer()); err != nil {
 		return nil, err
 	}
 	// The ConfigMaps the Widgets refer to: re-render the Widgets that
@@ -51,7 +51,7 @@ func New(clients Clients, shop externalversions.SharedInformerFactory, kube kube
 	referrers := controller.MapByLookup(func(cm *corev1.ConfigMap) ([]*shopv1.Widget, error) {
 		return widgets.Widgets(cm.Namespace).ByConfigRef(cm.Name)
 	})
-	if err := controller.Watch(c, configMaps.Informer(), referrers); err != nil {
+	if err := controller.Watch(c, configMaps.TypedInformer(), referrers); err != nil {
 		return nil, err
 	}
 	return c, nil

@@ -267,7 +267,7 @@ func (r *faultRecorder) problem(format string, args ...any) {
 	}
 }
 
-// OnAdd implements rcache.ResourceEventHandler.
+// OnAdd implements toolscache.TypedResourceEventHandler.
 func (r *faultRecorder) OnAdd(obj *corev1.ConfigMap, _ bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -279,7 +279,7 @@ func (r *faultRecorder) OnAdd(obj *corev1.ConfigMap, _ bool) {
 	r.seen[obj.Name] = true
 }
 
-// OnUpdate implements rcache.ResourceEventHandler.
+// OnUpdate implements toolscache.TypedResourceEventHandler.
 func (r *faultRecorder) OnUpdate(oldObj, newObj *corev1.ConfigMap) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -295,20 +295,28 @@ func (r *faultRecorder) OnUpdate(oldObj, newObj *corev1.ConfigMap) {
 	r.live[newObj.Name] = newObj.ResourceVersion
 }
 
-// OnDelete implements rcache.ResourceEventHandler.
-func (r *faultRecorder) OnDelete(obj *corev1.ConfigMap, finalStateUnknown bool) {
+// OnDelete implements toolscache.TypedResourceEventHandler. The deleted
+// object is a tombstone (FinalStateUnknown set) when the informer inferred
+// the delete from a relist; the informer always has its last state.
+func (r *faultRecorder) OnDelete(d toolscache.DeletedObject[*corev1.ConfigMap]) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.calls++
-	rv, ok := r.live[obj.Name]
+	name, finalStateUnknown := d.GetName(), d.FinalStateUnknown != nil
+	if d.OptionalObj == nil {
+		r.problem("OnDelete(%s, %v) without the object", name, finalStateUnknown)
+		return
+	}
+	obj := d.OptionalObj
+	rv, ok := r.live[name]
 	switch {
 	case !ok:
-		r.problem("OnDelete(%s@%s, %v) of an object that is not live", obj.Name, obj.ResourceVersion, finalStateUnknown)
+		r.problem("OnDelete(%s@%s, %v) of an object that is not live", name, obj.ResourceVersion, finalStateUnknown)
 	case finalStateUnknown && rv != obj.ResourceVersion:
-		r.problem("OnDelete(%s, finalStateUnknown): tombstone at %s, last seen at %s", obj.Name, obj.ResourceVersion, rv)
+		r.problem("OnDelete(%s, finalStateUnknown): tombstone at %s, last seen at %s", name, obj.ResourceVersion, rv)
 	}
-	delete(r.live, obj.Name)
-	r.deletes[obj.Name] = append(r.deletes[obj.Name], faultDelete{obj.ResourceVersion, finalStateUnknown})
+	delete(r.live, name)
+	r.deletes[name] = append(r.deletes[name], faultDelete{obj.ResourceVersion, finalStateUnknown})
 }
 
 // liveSet returns the recorder's view of the live objects.
@@ -385,7 +393,7 @@ func faultServerState(ctx context.Context, api corev1client.ConfigMapInterface) 
 
 // faultCacheState returns an informer's cache: name to resourceVersion.
 func faultCacheState(inf *rcache.SharedIndexInformer[*corev1.ConfigMap]) map[string]string {
-	objs := inf.GetIndexer().List()
+	objs := inf.TypedStore().List()
 	state := make(map[string]string, len(objs))
 	for _, cm := range objs {
 		state[cm.Name] = cm.ResourceVersion
@@ -451,12 +459,12 @@ func faultWaitConverged(t *testing.T, api corev1client.ConfigMapInterface, inf *
 
 // faultRunInformer runs inf until the test ends (waiting for it to return in
 // Cleanup) and waits until it and the handler registration have synced.
-func faultRunInformer(t *testing.T, inf *rcache.SharedIndexInformer[*corev1.ConfigMap], reg rcache.ResourceEventHandlerRegistration) {
+func faultRunInformer(t *testing.T, inf *rcache.SharedIndexInformer[*corev1.ConfigMap], reg toolscache.ResourceEventHandlerRegistration) {
 	t.Helper()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		inf.Run(t.Context())
+		inf.RunWithContext(t.Context())
 	}()
 	t.Cleanup(func() { <-done }) // t.Context() ends before cleanups run
 	eventually(t, "informer sync", func() string {
@@ -472,7 +480,7 @@ func faultRunInformer(t *testing.T, inf *rcache.SharedIndexInformer[*corev1.Conf
 func faultRunRecorded(t *testing.T, inf *rcache.SharedIndexInformer[*corev1.ConfigMap]) *faultRecorder {
 	t.Helper()
 	rec := newFaultRecorder()
-	reg, err := inf.AddEventHandler(rec)
+	reg, err := inf.AddTypedEventHandler(rec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -264,7 +264,7 @@ func TestFaultBoundedQueueUnderBurstHoldsItsBoundAndLosesNothing(t *testing.T) {
 		MetricsProvider: faultMetricsProvider{queued: gauge},
 	})
 	rec := newFaultRecorder()
-	reg, err := inf.AddEventHandler(rcache.ResourceEventHandlerFuncs[*corev1.ConfigMap]{
+	reg, err := inf.AddTypedEventHandler(toolscache.TypedResourceEventHandlerDetailedFuncs[*corev1.ConfigMap]{
 		AddFunc: func(cm *corev1.ConfigMap, initial bool) {
 			time.Sleep(100 * time.Microsecond)
 			rec.OnAdd(cm, initial)
@@ -359,21 +359,21 @@ func (p *faultPanicky) after() {
 	}
 }
 
-// OnAdd implements rcache.ResourceEventHandler.
+// OnAdd implements toolscache.TypedResourceEventHandler.
 func (p *faultPanicky) OnAdd(obj *corev1.ConfigMap, initial bool) {
 	p.rec.OnAdd(obj, initial)
 	p.after()
 }
 
-// OnUpdate implements rcache.ResourceEventHandler.
+// OnUpdate implements toolscache.TypedResourceEventHandler.
 func (p *faultPanicky) OnUpdate(oldObj, newObj *corev1.ConfigMap) {
 	p.rec.OnUpdate(oldObj, newObj)
 	p.after()
 }
 
-// OnDelete implements rcache.ResourceEventHandler.
-func (p *faultPanicky) OnDelete(obj *corev1.ConfigMap, finalStateUnknown bool) {
-	p.rec.OnDelete(obj, finalStateUnknown)
+// OnDelete implements toolscache.TypedResourceEventHandler.
+func (p *faultPanicky) OnDelete(d toolscache.DeletedObject[*corev1.ConfigMap]) {
+	p.rec.OnDelete(d)
 	p.after()
 }
 
@@ -391,11 +391,11 @@ func TestFaultPanickingHandlerDoesNotStopTheInformer(t *testing.T) {
 	inf := rcache.NewSharedIndexInformer(lw.ListWatch(c.kube), faultInformerOptions{Name: "panics"})
 	bad := &faultPanicky{rec: newFaultRecorder()}
 	good := newFaultRecorder()
-	badReg, err := inf.AddEventHandler(bad)
+	badReg, err := inf.AddTypedEventHandler(bad)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := inf.AddEventHandler(good); err != nil {
+	if _, err := inf.AddTypedEventHandler(good); err != nil {
 		t.Fatal(err)
 	}
 	faultRunInformer(t, inf, badReg)

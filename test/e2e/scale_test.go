@@ -35,7 +35,6 @@ import (
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/lookupcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
 
 // Settings of TestScaleInformerSyncTimeAndHeap, read from the environment.
@@ -386,17 +385,17 @@ type scaleInformer struct {
 // scaleOurs builds the generated pod informer of examples/generated/kube,
 // which carries every index of examples/apis/kubeindexes for pods.
 func scaleOurs(client kubernetes.Interface, selector string) scaleInformer {
-	inf := kubepods.NewFilteredPodInformer(client, "", 0, func(o *metav1.ListOptions) { o.LabelSelector = selector })
+	inf := kubepods.NewTypedFilteredPodInformer(client, "", 0, nil, func(o *metav1.ListOptions) { o.LabelSelector = selector })
 	lister := kubelisters.NewPodLister(inf.GetIndexer())
 	adds := new(atomic.Int64)
-	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
-		AddFunc: func(*corev1.Pod, bool) { adds.Add(1) },
+	reg, err := inf.AddTypedEventHandler(kubepods.PodHandlerFuncs{
+		AddFunc: func(*corev1.Pod) { adds.Add(1) },
 	})
 	if err != nil {
 		panic(err)
 	}
 	return scaleInformer{
-		run:    inf.Run,
+		run:    inf.RunWithContext,
 		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
 		adds:   adds,
 		pods: func() map[string]*corev1.Pod {
@@ -430,15 +429,9 @@ func scaleOurs(client kubernetes.Interface, selector string) scaleInformer {
 // the namespace index its factory adds and the three indexes of the
 // generated informer, computed by the same generated index functions.
 func scaleClientGo(client kubernetes.Interface, selector string) scaleInformer {
-	wrap := func(fn func(*corev1.Pod) []string) clientcache.IndexFunc {
-		return func(obj any) ([]string, error) { return fn(obj.(*corev1.Pod)), nil }
-	}
-	inf := clientgoinformers.NewFilteredPodInformer(client, "", 0, clientcache.Indexers{
-		clientcache.NamespaceIndex:       clientcache.MetaNamespaceIndexFunc,
-		kubelisters.PodByNodeIndex:       wrap(kubelisters.PodByNode),
-		kubelisters.PodByReplicaSetIndex: wrap(kubelisters.PodByReplicaSet),
-		kubelisters.PodByPhaseNodeIndex:  wrap(kubelisters.PodByPhaseNode),
-	}, func(o *metav1.ListOptions) { o.LabelSelector = selector })
+	indexers := kubelisters.PodIndexers()
+	indexers[clientcache.NamespaceIndex] = clientcache.MetaNamespaceIndexFunc
+	inf := clientgoinformers.NewFilteredPodInformer(client, "", 0, indexers, func(o *metav1.ListOptions) { o.LabelSelector = selector })
 	adds := new(atomic.Int64)
 	reg, err := inf.AddEventHandler(clientcache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(obj any, _ bool) {
