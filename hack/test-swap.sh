@@ -45,8 +45,11 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
-# code-generator's kube_codegen.sh installs its generators into GOBIN.
-export GOBIN="${WORK}/bin"
+# code-generator's kube_codegen.sh installs its generators into GOBIN: a
+# directory of this tree kept between runs (go install then skips generators
+# that are up to date), not the user's.
+export GOBIN="${SWAP_GOBIN:-${ROOT}/_output/swap-test/bin}"
+mkdir -p "${GOBIN}"
 
 T0="${SECONDS}"
 step() { printf '\n=== [%ds] %s\n' "$((SECONDS - T0))" "$*" >&2; }
