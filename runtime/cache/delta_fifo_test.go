@@ -16,7 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// The item numbers in comments refer to /work/shared/clientgo-semantics.md.
+// The item numbers in comments refer to the client-go semantics document.
 // Every timeout below is a failure guard, never an assertion: the tests
 // synchronise with channels.
 

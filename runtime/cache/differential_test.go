@@ -4,8 +4,13 @@ package cache
 //
 // Random sequences of writes go to our ThreadSafeStore[*corev1.Pod] and to
 // client-go's cache.NewIndexer(cache.MetaNamespaceKeyFunc, ...) with the same
-// indexes; after every few steps every read of both is compared. It pins
-// these items of section F of /work/shared/clientgo-semantics.md:
+// indexes; after every few steps every read of both is compared. A quarter
+// of the writes go through the store's client-go view (AsIndexer), and every
+// read of the view is compared too, LastStoreSyncResourceVersion included.
+// Listers are compared three ways: over the view (NewLister, which reads the
+// store directly), over client-go's indexer (NewLister with client-go's
+// semantics), and client-go's own generic lister. It pins these items of
+// section F of the client-go semantics document:
 //
 //   - 35 keys: ListKeys and GetByKey agree with MetaNamespaceKeyFunc keys, and
 //     IndexKeys are client-go's keys parsed (and sorted, item 37).
@@ -15,9 +20,10 @@ package cache
 //   - 37 lookups: an unknown index is an error from Index, ByIndex and
 //     IndexKeys, Index de-duplicates, IndexKeys is sorted. (The panic on a
 //     failing index function has no counterpart: our IndexFunc cannot fail.)
-//   - 38 AddIndexers (and AddLabelIndex) on a populated store index the
-//     existing items; a clashing name is an error on both sides and adds
-//     nothing.
+//   - 38 AddIndexers (and AddLabelIndex, and AddIndexes, which registers
+//     typed and label indexes on our store or as ToIndexers on client-go's)
+//     on a populated store index the existing items; a clashing name is an
+//     error on both sides and adds nothing.
 //   - 39 Add is Update, deleting a missing key is a no-op, Replace swaps the
 //     whole content (later duplicates win) and rebuilds every index.
 //     (Transaction and resource versions have no counterpart here.)
@@ -27,9 +33,11 @@ package cache
 //     generic listers (cache.ListAllByNamespace) for labels.Everything(),
 //     labels.Nothing() and random selectors, whether or not a label index
 //     narrows them; Get's NotFound error equals client-go's.
-//
-// Item 40 (LastStoreSyncResourceVersion) is not pinned: our store keeps no
-// resource version.
+//   - 40 LastStoreSyncResourceVersion of the view: the resourceVersion of
+//     the last object written or deleted (a tombstone leaves it), or of the
+//     last Replace. The typed store's Delete and Replace take no
+//     resourceVersion: after them the test notes the one client-go got, as
+//     the informer does.
 //
 // DIFF_SEEDS sets the number of seeds (500 when unset). A failure names its
 // seed and step and prints the operations that led to it.
@@ -185,10 +193,14 @@ type diffRun struct {
 	requirements []labels.Requirement     // what random selectors combine
 	seen         map[*corev1.Pod]struct{} // scratch set of sameFast
 
-	ours      *ThreadSafeStore[*corev1.Pod]
-	ref       cache.Indexer
-	lister    Lister[*corev1.Pod]
-	refLister listers.ResourceIndexer[*corev1.Pod]
+	ours *ThreadSafeStore[*corev1.Pod]
+	view cache.TypedIndexer[*corev1.Pod] // ours.AsIndexer()
+	ref  cache.Indexer
+	// lister reads ours through the view; clientLister is our Lister over
+	// client-go's indexer; refLister is client-go's.
+	lister       Lister[*corev1.Pod]
+	clientLister Lister[*corev1.Pod]
+	refLister    listers.ResourceIndexer[*corev1.Pod]
 }
 
 func newDiffRun(t *testing.T, seed uint64, requirements []labels.Requirement) *diffRun {
@@ -205,13 +217,19 @@ func newDiffRun(t *testing.T, seed uint64, requirements []labels.Requirement) *d
 		"images":             podImages,
 	})
 	d.must(d.ours.AddLabelIndex("app", "app"))
-	d.ref = cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{
+	d.view = d.ours.AsIndexer()
+	// The key function of an informer's indexer, which takes tombstones.
+	d.ref = cache.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{
 		cache.NamespaceIndex: cache.MetaNamespaceIndexFunc,
 		"node":               untyped(podNode),
 		"images":             untyped(podImages),
 		"app":                untyped(labelIndexFunc("app")),
 	})
-	d.lister = NewLister[*corev1.Pod](d.ours, podResource)
+	d.lister = NewLister[*corev1.Pod](d.view, podResource)
+	if _, ok := StoreOf[*corev1.Pod](d.view); !ok {
+		t.Fatal("StoreOf does not recognise AsIndexer's view")
+	}
+	d.clientLister = NewLister[*corev1.Pod](d.ref, podResource)
 	d.refLister = listers.New[*corev1.Pod](d.ref, podResource)
 	return d
 }
@@ -426,15 +444,34 @@ func (d *diffRun) write(key ObjectName) {
 	} else {
 		obj = d.newPod(key)
 	}
+	viaView := d.viaView()
 	if d.rng.IntN(2) == 0 {
-		d.logf("add %s", lazyPod{obj})
-		d.ours.Add(obj)
+		d.logf("add %s%s", lazyPod{obj}, viaNote(viaView))
+		if viaView {
+			d.must(d.view.Add(obj))
+		} else {
+			d.ours.Add(obj)
+		}
 		d.must(d.ref.Add(obj))
 	} else {
-		d.logf("update %s", lazyPod{obj})
-		d.ours.Update(obj)
+		d.logf("update %s%s", lazyPod{obj}, viaNote(viaView))
+		if viaView {
+			d.must(d.view.Update(obj))
+		} else {
+			d.ours.Update(obj)
+		}
 		d.must(d.ref.Update(obj))
 	}
+}
+
+// viaView says whether a write goes through the view: one in four.
+func (d *diffRun) viaView() bool { return d.rng.IntN(4) == 0 }
+
+func viaNote(viaView bool) string {
+	if viaView {
+		return " (through the view)"
+	}
+	return ""
 }
 
 func (d *diffRun) updateStored() {
@@ -468,10 +505,25 @@ func (d *diffRun) deleteNamespace(ns string) {
 	}
 }
 
+// delete deletes key with an object carrying only the key and a fresh
+// resourceVersion; through the view, one time in three with a tombstone
+// holding that object instead (client-go's indexer takes it too).
 func (d *diffRun) delete(key ObjectName) {
-	d.logf("delete %s", key)
-	d.ours.Delete(key)
-	d.must(d.ref.Delete(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}))
+	gone := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
+	d.stamp(gone)
+	var obj any = gone
+	viaView := d.viaView()
+	if viaView && d.rng.IntN(3) == 0 {
+		obj = cache.DeletedFinalStateUnknown{Key: key.String(), Obj: gone}
+	}
+	d.logf("delete %s with %T%s", key, obj, viaNote(viaView))
+	if viaView {
+		d.must(d.view.Delete(obj))
+	} else {
+		d.ours.Delete(key)
+		d.ours.noteResourceVersion(gone.ResourceVersion)
+	}
+	d.must(d.ref.Delete(obj))
 }
 
 // replace replaces the content with each key of the universe with
@@ -489,13 +541,20 @@ func (d *diffRun) replace(fill float64) {
 		objs = append(objs, d.replacement(pick(d.rng, diffKeys)))
 	}
 	d.rng.Shuffle(len(objs), func(i, j int) { objs[i], objs[j] = objs[j], objs[i] })
-	d.logf("replace with %d objects: %s", len(objs), lazyPods(objs))
-	d.ours.Replace(objs)
+	viaView := d.viaView()
+	d.logf("replace with %d objects%s: %s", len(objs), viaNote(viaView), lazyPods(objs))
 	list := make([]any, len(objs))
 	for i, obj := range objs {
 		list[i] = obj
 	}
-	d.must(d.ref.Replace(list, strconv.Itoa(d.rv)))
+	rv := strconv.Itoa(d.rv)
+	if viaView {
+		d.must(d.view.Replace(slices.Clone(list), rv))
+	} else {
+		d.ours.Replace(objs)
+		d.ours.noteResourceVersion(rv)
+	}
+	d.must(d.ref.Replace(list, rv))
 }
 
 func (d *diffRun) replacement(key ObjectName) *corev1.Pod {
@@ -512,11 +571,21 @@ func (d *diffRun) replacement(key ObjectName) *corev1.Pod {
 // addLateIndexes adds a function index and a label index to both (possibly
 // populated) stores, then checks that re-adding a name fails and adds
 // nothing (item 38).
+//
+// Half of the seeds add them with AddIndexes, on the view (which reaches our
+// store) and on client-go's indexer (which gets ToIndexers).
 func (d *diffRun) addLateIndexes() {
-	d.logf("add indexes phase and team over %d objects", len(d.ref.ListKeys()))
-	d.must(d.ours.AddIndexers(Indexers[*corev1.Pod]{"phase": podPhase}))
-	d.must(d.ours.AddLabelIndex("team", "team"))
-	d.must(d.ref.AddIndexers(cache.Indexers{"phase": untyped(podPhase), "team": untyped(labelIndexFunc("team"))}))
+	funcs, labelIndexes := Indexers[*corev1.Pod]{"phase": podPhase}, map[string]string{"team": "team"}
+	if d.rng.IntN(2) == 0 {
+		d.logf("add indexes phase and team with AddIndexes over %d objects", len(d.ref.ListKeys()))
+		d.must(AddIndexes(d.view, funcs, labelIndexes))
+		d.must(AddIndexes(d.ref, funcs, labelIndexes))
+	} else {
+		d.logf("add indexes phase and team over %d objects", len(d.ref.ListKeys()))
+		d.must(d.ours.AddIndexers(funcs))
+		d.must(d.ours.AddLabelIndex("team", "team"))
+		d.must(d.ref.AddIndexers(cache.Indexers{"phase": untyped(podPhase), "team": untyped(labelIndexFunc("team"))}))
+	}
 
 	ourErr := d.ours.AddIndexers(Indexers[*corev1.Pod]{"phase": podPhase, "spare": podPhase})
 	refErr := d.ref.AddIndexers(cache.Indexers{"phase": untyped(podPhase), "spare": untyped(podPhase)})
@@ -524,6 +593,12 @@ func (d *diffRun) addLateIndexes() {
 	if err := d.ours.AddLabelIndex("app", "team"); err == nil {
 		d.fatalf("AddLabelIndex with a clashing name: no error")
 	}
+	ourErr = AddIndexes(d.view, Indexers[*corev1.Pod]{"spare": podPhase}, map[string]string{"app": "team"})
+	refErr = AddIndexes(d.ref, Indexers[*corev1.Pod]{"spare": podPhase}, map[string]string{"app": "team"})
+	d.bothFail("AddIndexes with a clashing label index name", ourErr, refErr)
+	ourErr = AddIndexes(d.view, Indexers[*corev1.Pod]{"phase": podPhase}, nil)
+	refErr = AddIndexes(d.ref, Indexers[*corev1.Pod]{"phase": podPhase}, nil)
+	d.bothFail("AddIndexes with a clashing index name", ourErr, refErr)
 }
 
 // The comparisons. Each compare looks at everything the stores hold, but
@@ -541,6 +616,7 @@ func (d *diffRun) compare() {
 	d.compareNamespaces()
 	d.compareSelections()
 	d.compareGets(stored)
+	d.compareView(stored)
 }
 
 // sampleNamespaces returns "" (every namespace) and one random namespace,
@@ -651,6 +727,12 @@ func (d *diffRun) compareListerByIndex(name, ns, value string) {
 	got, err = d.lister.Namespace(ns).ByIndex(name, value)
 	d.must(err)
 	d.same(got, inNamespace(want, ns), "Namespace(%q).ByIndex(%q, %q)", ns, name, value)
+	got, err = d.clientLister.ByIndex(name, value)
+	d.must(err)
+	d.same(got, want, "Lister over client-go's indexer: ByIndex(%q, %q)", name, value)
+	got, err = d.clientLister.Namespace(ns).ByIndex(name, value)
+	d.must(err)
+	d.same(got, inNamespace(want, ns), "Lister over client-go's indexer: Namespace(%q).ByIndex(%q, %q)", ns, name, value)
 }
 
 // compareIndexedObjects also checks that the loop body may use the store and
@@ -718,6 +800,9 @@ func (d *diffRun) compareSelections() {
 		got, err := d.lister.List(sel)
 		d.must(err)
 		d.same(got, refSet(d, refObjs), "List(%q)", sel)
+		got, err = d.clientLister.List(sel)
+		d.must(err)
+		d.same(got, refSet(d, refObjs), "Lister over client-go's indexer: List(%q)", sel)
 		for _, ns := range d.sampleNamespaces() {
 			refObjs, err := listers.NewNamespaced(d.refLister, ns).List(sel)
 			d.must(err)
@@ -726,6 +811,9 @@ func (d *diffRun) compareSelections() {
 			got, err := d.lister.Namespace(ns).List(sel)
 			d.must(err)
 			d.same(got, want, "Namespace(%q).List(%q)", ns, sel)
+			got, err = d.clientLister.Namespace(ns).List(sel)
+			d.must(err)
+			d.same(got, want, "Lister over client-go's indexer: Namespace(%q).List(%q)", ns, sel)
 		}
 	}
 }
@@ -792,10 +880,125 @@ func (d *diffRun) compareGets(stored []ObjectName) {
 		got, err := d.lister.Namespace(key.Namespace).Get(key.Name)
 		want, wantErr := listers.NewNamespaced(d.refLister, key.Namespace).Get(key.Name)
 		d.sameGet(got, err, want, wantErr, "Namespace(%q).Get(%q)", key.Namespace, key.Name)
+		got, err = d.clientLister.Namespace(key.Namespace).Get(key.Name)
+		d.sameGet(got, err, want, wantErr, "Lister over client-go's indexer: Namespace(%q).Get(%q)", key.Namespace, key.Name)
 		got, err = d.lister.Get(key.Name)
 		want, wantErr = d.refLister.Get(key.Name)
 		d.sameGet(got, err, want, wantErr, "Get(%q)", key.Name)
+		got, err = d.clientLister.Get(key.Name)
+		d.sameGet(got, err, want, wantErr, "Lister over client-go's indexer: Get(%q)", key.Name)
 	}
+}
+
+// compareView compares every read of the client-go view of our store with
+// client-go's indexer: the same objects (as the same pointers), keys,
+// indexes and resourceVersion.
+func (d *diffRun) compareView(stored []ObjectName) {
+	want := refSet(d, d.ref.List())
+	d.same(d.viewPods(d.view.List(), "view List()"), want, "view List()")
+	gotKeys, wantKeys := d.view.ListKeys(), d.ref.ListKeys()
+	slices.Sort(gotKeys)
+	slices.Sort(wantKeys)
+	if !slices.Equal(gotKeys, wantKeys) {
+		d.fatalf("view ListKeys() = %q, client-go %q", gotKeys, wantKeys)
+	}
+	for _, key := range append(slices.Clone(diffKeys), ghostKeys...) {
+		wantObj, wantOK := d.stored(key)
+		item, ok, err := d.view.GetByKey(key.String())
+		d.must(err)
+		if ok != wantOK || (wantOK && item != any(wantObj)) || (!wantOK && item != nil) {
+			d.fatalf("view GetByKey(%q) = %#v, %v; client-go %p, %v", key, item, ok, wantObj, wantOK)
+		}
+	}
+	for _, probe := range d.probeObjects(stored) {
+		item, ok, err := d.view.Get(probe)
+		d.must(err)
+		refItem, refOK, err := d.ref.Get(probe)
+		d.must(err)
+		if item != refItem || ok != refOK {
+			d.fatalf("view Get(%s) = %p, %v; client-go %p, %v", KeyOf(probe), item, ok, refItem, refOK)
+		}
+	}
+	if got, want := slices.Sorted(maps.Keys(d.view.GetIndexers())), slices.Sorted(maps.Keys(d.ref.GetIndexers())); !slices.Equal(got, want) {
+		d.fatalf("view GetIndexers() names %q, client-go %q", got, want)
+	}
+	if got, want := d.view.LastStoreSyncResourceVersion(), d.ref.LastStoreSyncResourceVersion(); got != want {
+		d.fatalf("view LastStoreSyncResourceVersion() = %q, client-go %q", got, want)
+	}
+	for _, name := range d.ours.IndexNames() {
+		values := d.ref.ListIndexFuncValues(name)
+		slices.Sort(values)
+		got := d.view.ListIndexFuncValues(name)
+		slices.Sort(got)
+		if !slices.Equal(got, values) {
+			d.fatalf("view ListIndexFuncValues(%q) = %q, client-go %q", name, got, values)
+		}
+		value := absentValue
+		if len(values) > 0 && d.rng.IntN(5) > 0 {
+			value = pick(d.rng, values)
+		}
+		refObjs, err := d.ref.ByIndex(name, value)
+		d.must(err)
+		wantObjs := refSet(d, refObjs)
+		objs, err := d.view.ByIndex(name, value)
+		d.must(err)
+		d.same(d.viewPods(objs, "view ByIndex"), wantObjs, "view ByIndex(%q, %q)", name, value)
+		typed, err := d.view.ByTypedIndex(name, value)
+		d.must(err)
+		d.same(typed, wantObjs, "view ByTypedIndex(%q, %q)", name, value)
+		refKeys, err := d.ref.IndexKeys(name, value)
+		d.must(err)
+		slices.Sort(refKeys)
+		keys, err := d.view.IndexKeys(name, value)
+		d.must(err)
+		if parsed := d.parseKeys(keys); !slices.Equal(keys, keyStrings(parsed)) {
+			d.fatalf("view IndexKeys(%q, %q) = %q: not sorted by namespace, then name", name, value, keys)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, refKeys) {
+			d.fatalf("view IndexKeys(%q, %q) = %q, client-go %q", name, value, keys, refKeys)
+		}
+		for _, probe := range d.probeObjects(stored) {
+			refObjs, err := d.ref.Index(name, probe)
+			d.must(err)
+			objs, err := d.view.Index(name, probe)
+			d.must(err)
+			d.same(d.viewPods(objs, "view Index"), refSet(d, refObjs), "view Index(%q, %s)", name, lazyPod{probe})
+			typed, err := d.view.TypedIndex(name, probe)
+			d.must(err)
+			d.same(typed, refSet(d, refObjs), "view TypedIndex(%q, %s)", name, lazyPod{probe})
+		}
+	}
+	_, ourErr := d.view.ByIndex(unknownIndex, "x")
+	_, refErr := d.ref.ByIndex(unknownIndex, "x")
+	d.bothFail("view ByIndex of an unknown index", ourErr, refErr)
+	_, ourErr = d.view.IndexKeys(unknownIndex, "x")
+	_, refErr = d.ref.IndexKeys(unknownIndex, "x")
+	d.bothFail("view IndexKeys of an unknown index", ourErr, refErr)
+	_, ourErr = d.view.Index(unknownIndex, d.newPod(d.randomKey()))
+	_, refErr = d.ref.Index(unknownIndex, d.newPod(d.randomKey()))
+	d.bothFail("view Index of an unknown index", ourErr, refErr)
+}
+
+func keyStrings(names []ObjectName) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n.String()
+	}
+	return out
+}
+
+// viewPods converts what the view listed to pods, failing on anything else.
+func (d *diffRun) viewPods(objs []any, what string) []*corev1.Pod {
+	out := make([]*corev1.Pod, len(objs))
+	for i, obj := range objs {
+		p, ok := obj.(*corev1.Pod)
+		if !ok {
+			d.fatalf("%s listed a %T", what, obj)
+		}
+		out[i] = p
+	}
+	return out
 }
 
 // sameGet requires the same object, or the same NotFound error, as

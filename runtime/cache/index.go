@@ -194,7 +194,7 @@ func (ix *index[T]) add(value string, m member) {
 }
 
 // remove takes m out of value's bucket, dropping the bucket when it becomes
-// empty (semantics item 36, kubernetes/kubernetes#84959).
+// empty, so that high-cardinality values do not leak empty sets.
 func (ix *index[T]) remove(value string, m member) {
 	if b := ix.buckets[value]; b != nil && b.remove(m) && b.n == 0 {
 		delete(ix.buckets, value)

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
@@ -40,6 +41,16 @@ func StoreOf[T Object](store cache.Store) (*ThreadSafeStore[T], bool) {
 	return nil, false
 }
 
+// objectName is the key of obj as the key function of client-go's informer
+// indexers (cache.DeletionHandlingMetaNamespaceKeyFunc) computes it: obj may
+// also be a cache.DeletedFinalStateUnknown or a cache.ExplicitKey.
+func objectName(obj any) (ObjectName, error) {
+	if key, ok := obj.(cache.ExplicitKey); ok {
+		return cache.ParseObjectName(string(key))
+	}
+	return cache.DeletionHandlingObjectToName(obj)
+}
+
 func (v *indexerView[T]) object(obj any) (T, error) {
 	t, ok := obj.(T)
 	var zero T
@@ -65,7 +76,7 @@ func (v *indexerView[T]) Update(obj any) error {
 // Delete removes the object with obj's key; obj may be a
 // cache.DeletedFinalStateUnknown or a cache.ExplicitKey.
 func (v *indexerView[T]) Delete(obj any) error {
-	key, err := cache.DeletionHandlingObjectToName(obj)
+	key, err := objectName(obj)
 	if err != nil {
 		return err
 	}
@@ -91,7 +102,7 @@ func (v *indexerView[T]) ListKeys() []string {
 
 // Get returns the object stored under obj's key.
 func (v *indexerView[T]) Get(obj any) (any, bool, error) {
-	key, err := cache.DeletionHandlingObjectToName(obj)
+	key, err := objectName(obj)
 	if err != nil {
 		return nil, false, err
 	}
@@ -130,11 +141,15 @@ func (v *indexerView[T]) Replace(list []any, resourceVersion string) error {
 func (v *indexerView[T]) Resync() error { return nil }
 
 // LastStoreSyncResourceVersion returns the resourceVersion of the last object
-// written or deleted, or of the last Replace or Bookmark.
+// written or deleted, or of the last Replace or Bookmark made through this
+// view. An informer's store does not record the resourceVersion of a list or
+// a watch bookmark: it follows the objects the informer has processed.
 func (v *indexerView[T]) LastStoreSyncResourceVersion() string { return v.store.resourceVersion() }
 
 // Bookmark records resourceVersion as the store's.
-func (v *indexerView[T]) Bookmark(resourceVersion string) { v.store.noteResourceVersion(resourceVersion) }
+func (v *indexerView[T]) Bookmark(resourceVersion string) {
+	v.store.noteResourceVersion(resourceVersion)
+}
 
 // builtinNamespace reports whether indexName is answered from the store's
 // namespaces.
@@ -144,6 +159,13 @@ func (v *indexerView[T]) builtinNamespace(indexName string) bool {
 
 // Index returns the objects sharing a value of the index with obj.
 func (v *indexerView[T]) Index(indexName string, obj any) ([]any, error) {
+	if _, isT := obj.(T); !isT && v.builtinNamespace(indexName) {
+		// client-go's listers (cache.ListAllByNamespace) ask the namespace
+		// index with a *metav1.ObjectMeta that holds only the namespace.
+		if m, err := meta.Accessor(obj); err == nil {
+			return toAny(v.store.ListNamespace(m.GetNamespace())), nil
+		}
+	}
 	t, err := v.object(obj)
 	if err != nil {
 		return nil, err

@@ -21,6 +21,9 @@ func AddIndexes[T Object](indexer cache.Indexer, funcs Indexers[T], labelIndexes
 		if _, clash := funcs[name]; clash || store.hasIndex(name) {
 			return fmt.Errorf("index %q already exists", name)
 		}
+		if labelIndexes[name] == "" {
+			return fmt.Errorf("label index %q has an empty label key", name)
+		}
 	}
 	if err := store.AddIndexers(funcs); err != nil {
 		return err

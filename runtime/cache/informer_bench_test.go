@@ -123,15 +123,15 @@ func buildOurs(s *script, c *counter, dropManagedFields bool) informer {
 	inf := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[pod]{
 		Indexers: oursIndexers(allIndexes...),
 	})
-	if err := inf.GetIndexer().AddLabelIndex(appIndex, "app"); err != nil {
+	if err := inf.TypedStore().AddLabelIndex(appIndex, "app"); err != nil {
 		panic(err)
 	}
 	if dropManagedFields {
-		if err := inf.SetTransform(cache.DropManagedFields[pod]); err != nil {
+		if err := inf.SetTypedTransform(cache.DropManagedFields[pod]); err != nil {
 			panic(err)
 		}
 	}
-	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[pod]{
+	reg, err := inf.AddTypedEventHandler(clientcache.TypedResourceEventHandlerDetailedFuncs[pod]{
 		AddFunc: func(p pod, _ bool) {
 			if p != nil {
 				c.add()
@@ -147,7 +147,7 @@ func buildOurs(s *script, c *counter, dropManagedFields bool) informer {
 		panic(err)
 	}
 	return informer{
-		run:    inf.Run,
+		run:    inf.RunWithContext,
 		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
 	}
 }

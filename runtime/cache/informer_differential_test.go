@@ -10,18 +10,30 @@ package cache
 // events of each step into both informers' current watchers and (except in
 // "burst" steps, see below) waits until both informers have processed them
 // before the next step: it sends a barrier object through both watches and
-// waits for both handlers to receive it (infdRun.barrier). At the end it
+// waits for every handler of both to receive it (infdRun.barrier). At the end it
 // compares
 //
 //   - per key, the ordered sequence of handler calls with their flags
 //     (isInInitialList for adds, finalStateUnknown for deletes; client-go's
 //     cache.DeletedFinalStateUnknown is unwrapped) and the objects they carry
 //     (resourceVersion and spec.nodeName; for updates old and new). Calls for
-//     different keys may interleave differently and are not compared;
+//     different keys may interleave differently and are not compared. Each
+//     informer has three handlers, each compared with its twin on the other
+//     informer: the main one, which sees isInInitialList (typed,
+//     cache.TypedResourceEventHandlerDetailedFuncs, on ours; untyped,
+//     cache.ResourceEventHandlerDetailedFuncs, on client-go's), an untyped
+//     cache.ResourceEventHandlerFuncs on both, and a typed
+//     cache.TypedResourceEventHandlerFuncs[*corev1.Pod] on both (on
+//     client-go's through cache.NewTypedSharedIndexInformer). A delete with a
+//     tombstone must come as client-go hands it out: to untyped handlers a
+//     cache.DeletedFinalStateUnknown whose key is its object's, to typed ones
+//     a cache.DeletedObject whose FinalStateUnknown holds the same object and
+//     key; anything else is recorded as a bad call, which matches nothing;
 //   - the final store (same keys, same resourceVersion and node per key) and
 //     the contents of a "node" index (spec.nodeName);
 //   - the list and watch requests each informer made (resourceVersions);
-//   - LastSyncResourceVersion and HasSynced of informer and registration.
+//   - LastSyncResourceVersion, and HasSynced and HasSyncedChecker of the
+//     informer and of every registration.
 //
 // Every comparison is ours against client-go; the model (infdModel) is also
 // checked against client-go so that a wrong expectation of the test itself
@@ -38,7 +50,7 @@ package cache
 // changes others; sometimes the relist's first LIST fails with 410 too. More
 // events follow the relist.
 //
-// Semantics items of /work/shared/clientgo-semantics.md pinned here:
+// Semantics items of the client-go semantics document pinned here:
 //
 //   - 8: a relist delivers tombstone deletes for objects missing from the list
 //     and updates or adds for the listed ones (per key; the cross-key order
@@ -175,6 +187,27 @@ func infdAddCall(p *corev1.Pod, initial bool) string {
 
 func infdUpdateCall(old, new *corev1.Pod) string {
 	return fmt.Sprintf("update %s -> %s", infdState(old), infdState(new))
+}
+
+// infdAddCallNoFlag is an add as a handler that does not see
+// isInInitialList records it.
+func infdAddCallNoFlag(p *corev1.Pod) string {
+	return "add " + infdState(p)
+}
+
+// infdWithoutInitialFlag turns the calls of a handler that sees
+// isInInitialList into those of one that does not.
+func infdWithoutInitialFlag(calls map[ObjectName][]string) map[ObjectName][]string {
+	out := make(map[ObjectName][]string, len(calls))
+	for k, cs := range calls {
+		for _, c := range cs {
+			if strings.HasPrefix(c, "add ") {
+				c = strings.TrimSuffix(strings.TrimSuffix(c, " init=true"), " init=false")
+			}
+			out[k] = append(out[k], c)
+		}
+	}
+	return out
 }
 
 func infdDeleteCall(p *corev1.Pod, finalStateUnknown bool) string {
@@ -375,24 +408,46 @@ func (r *infdRecorder) snapshot() map[ObjectName][]string {
 	return out
 }
 
-// infdSide is one informer under test with its endpoint and recorder.
+// infdSide is one informer under test with its endpoint and recorders.
 type infdSide struct {
-	name    string
-	ep      *infdEndpoint
-	rec     *infdRecorder
-	watcher *watch.RaceFreeFakeWatcher // the current watch
+	name string
+	ep   *infdEndpoint
+	// rec records the main handler, which sees isInInitialList: a typed
+	// cache.TypedResourceEventHandlerDetailedFuncs on ours (AddTypedEventHandler),
+	// an untyped cache.ResourceEventHandlerDetailedFuncs on client-go's.
+	rec *infdRecorder
+	// untypedRec and typedRec record the same handlers on both informers:
+	// a cache.ResourceEventHandlerFuncs (AddEventHandler) and a
+	// cache.TypedResourceEventHandlerFuncs[*corev1.Pod] (AddTypedEventHandler;
+	// on client-go's through cache.NewTypedSharedIndexInformer).
+	untypedRec, typedRec *infdRecorder
+	watcher              *watch.RaceFreeFakeWatcher // the current watch
 	// gate blocks the index function until it is closed (infdStartHold);
 	// it is created closed otherwise. release closes it.
 	gate        chan struct{}
 	releaseOnce sync.Once
 
-	run        func(ctx context.Context)
-	done       chan struct{}
-	store      func() map[ObjectName]string
-	nodeIndex  func() map[string][]string
+	run       func(ctx context.Context)
+	done      chan struct{}
+	store     func() map[ObjectName]string
+	nodeIndex func() map[string][]string
+	// hasSynced is the informer's HasSynced and HasSyncedChecker; regSynced
+	// those of every registration.
 	hasSynced  func() bool
 	regSynced  func() bool
 	lastSyncRV func() string
+}
+
+func newInfdSide(name string, world *infdWorld, hold bool) *infdSide {
+	return &infdSide{
+		name: name, ep: newInfdEndpoint(world), done: make(chan struct{}), gate: newInfdGate(hold),
+		rec: newInfdRecorder(), untypedRec: newInfdRecorder(), typedRec: newInfdRecorder(),
+	}
+}
+
+// recorders returns the side's recorders: main, untyped, typed.
+func (s *infdSide) recorders() []*infdRecorder {
+	return []*infdRecorder{s.rec, s.untypedRec, s.typedRec}
 }
 
 func (s *infdSide) release() {
@@ -413,8 +468,37 @@ func newInfdGate(hold bool) chan struct{} {
 	return gate
 }
 
+// infdSyncedFuncs returns the informer's and the registrations' sync state:
+// HasSynced, and the HasSyncedChecker's channel closed.
+func infdSyncedFuncs(inf cache.SharedInformer, regs ...cache.ResourceEventHandlerRegistration) (informer, registrations func() bool) {
+	informer = func() bool { return inf.HasSynced() && cache.IsDone(inf.HasSyncedChecker()) }
+	registrations = func() bool {
+		for _, reg := range regs {
+			if !reg.HasSynced() || !cache.IsDone(reg.HasSyncedChecker()) {
+				return false
+			}
+		}
+		return true
+	}
+	return informer, registrations
+}
+
+// infdAddHandlers registers the handlers both informers get, recording into
+// the side's untypedRec and typedRec.
+func infdAddHandlers(t *testing.T, s *infdSide, inf cache.TypedSharedIndexInformer[*corev1.Pod]) []cache.ResourceEventHandlerRegistration {
+	untypedReg, err := inf.AddEventHandler(infdUntypedFuncs(s.untypedRec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	typedReg, err := inf.AddTypedEventHandler(infdTypedFuncs(s.typedRec))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []cache.ResourceEventHandlerRegistration{untypedReg, typedReg}
+}
+
 func newOurSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
-	s := &infdSide{name: "ours", ep: newInfdEndpoint(world), rec: newInfdRecorder(), done: make(chan struct{}), gate: newInfdGate(hold)}
+	s := newInfdSide("ours", world, hold)
 	lw := NewListWatch[*corev1.Pod](s.ep.List, s.ep.Watch, infdNoWatchListClient{})
 	inf := NewSharedIndexInformer(lw, SharedIndexInformerOptions[*corev1.Pod]{
 		Name: "differential-ours",
@@ -423,30 +507,29 @@ func newOurSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
 			return infdNode(p)
 		}},
 	})
-	reg, err := inf.AddEventHandler(ResourceEventHandlerFuncs[*corev1.Pod]{
+	reg, err := inf.AddTypedEventHandler(cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 		AddFunc: func(p *corev1.Pod, initial bool) { s.rec.record(KeyOf(p), infdAddCall(p, initial), p) },
 		UpdateFunc: func(old, new *corev1.Pod) {
 			s.rec.record(KeyOf(new), infdUpdateCall(old, new), new)
 		},
-		DeleteFunc: func(p *corev1.Pod, finalStateUnknown bool) {
-			s.rec.record(KeyOf(p), infdDeleteCall(p, finalStateUnknown), nil)
-		},
+		DeleteFunc: func(obj cache.DeletedObject[*corev1.Pod]) { infdTypedDelete(s.rec, obj) },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.run = inf.Run
-	self := func(p *corev1.Pod) *corev1.Pod { return p }
-	s.store = func() map[ObjectName]string { return infdStoreView(inf.GetIndexer().List(), self) }
+	regs := append(infdAddHandlers(t, s, inf), reg)
+	s.run = inf.RunWithContext
+	s.store = func() map[ObjectName]string { return infdStoreView(inf.GetIndexer().List(), infdAssertPod) }
 	s.nodeIndex = func() map[string][]string {
 		idx := inf.GetIndexer()
-		return infdIndexView(idx.ListIndexFuncValues(infdIndex), func(v string) ([]*corev1.Pod, error) { return idx.ByIndex(infdIndex, v) }, self)
+		return infdIndexView(idx.ListIndexFuncValues(infdIndex), func(v string) ([]any, error) { return idx.ByIndex(infdIndex, v) }, infdAssertPod)
 	}
-	s.hasSynced = inf.HasSynced
-	s.regSynced = reg.HasSynced
+	s.hasSynced, s.regSynced = infdSyncedFuncs(inf, regs...)
 	s.lastSyncRV = inf.LastSyncResourceVersion
 	return s
 }
+
+func infdAssertPod(obj any) *corev1.Pod { return obj.(*corev1.Pod) }
 
 // infdStoreView summarises the pods of a store's List, barriers excluded, by
 // key; pod reads a pod out of one of the store's objects.
@@ -478,8 +561,102 @@ func infdIndexView[O any](values []string, byIndex func(string) ([]O, error), po
 	return m
 }
 
+// infdBadCall records, under a key that matches nothing, a call a handler
+// could not take as it came.
+func infdBadCall(rec *infdRecorder, format string, args ...any) {
+	rec.record(ObjectName{Name: "<bad call>"}, fmt.Sprintf(format, args...), nil)
+}
+
+// infdUntypedPod returns obj as a pod, recording a bad call for anything
+// else.
+func infdUntypedPod(rec *infdRecorder, obj any) (*corev1.Pod, bool) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok || p == nil {
+		infdBadCall(rec, "%T", obj)
+		return nil, false
+	}
+	return p, true
+}
+
+// infdUntypedDelete records an untyped OnDelete: the object, or a
+// cache.DeletedFinalStateUnknown whose key must be its object's.
+func infdUntypedDelete(rec *infdRecorder, obj any) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		key, err := cache.ParseObjectName(tomb.Key)
+		if err != nil {
+			infdBadCall(rec, "tombstone key %q", tomb.Key)
+			return
+		}
+		var p *corev1.Pod
+		if tomb.Obj != nil {
+			if p, ok = infdUntypedPod(rec, tomb.Obj); !ok {
+				return
+			}
+			if KeyOf(p) != key {
+				infdBadCall(rec, "tombstone key %q holds %s", tomb.Key, KeyOf(p))
+				return
+			}
+		}
+		rec.record(key, infdDeleteCall(p, true), nil)
+		return
+	}
+	if p, ok := infdUntypedPod(rec, obj); ok {
+		rec.record(KeyOf(p), infdDeleteCall(p, false), nil)
+	}
+}
+
+// infdTypedDelete records a typed OnDelete: the object, with a tombstone
+// (FinalStateUnknown) that must hold the same object and its key.
+func infdTypedDelete(rec *infdRecorder, obj cache.DeletedObject[*corev1.Pod]) {
+	p, tomb := obj.OptionalObj, obj.FinalStateUnknown
+	key := obj.GetObjectName()
+	switch {
+	case tomb == nil && p == nil:
+		infdBadCall(rec, "delete of %s without object or tombstone", key)
+		return
+	case tomb != nil && p == nil && tomb.Obj != nil:
+		infdBadCall(rec, "tombstone %q holds %T but OptionalObj is nil", tomb.Key, tomb.Obj)
+		return
+	case tomb != nil && p != nil && (tomb.Obj != any(p) || tomb.Key != KeyOf(p).String()):
+		infdBadCall(rec, "tombstone %q holding %T does not match OptionalObj %s", tomb.Key, tomb.Obj, KeyOf(p))
+		return
+	}
+	rec.record(key, infdDeleteCall(p, tomb != nil), nil)
+}
+
+// infdUntypedFuncs is the cache.ResourceEventHandlerFuncs both informers get.
+func infdUntypedFuncs(rec *infdRecorder) cache.ResourceEventHandlerFuncs {
+	return cache.ResourceEventHandlerFuncs{
+		AddFunc: func(obj any) {
+			if p, ok := infdUntypedPod(rec, obj); ok {
+				rec.record(KeyOf(p), infdAddCallNoFlag(p), p)
+			}
+		},
+		UpdateFunc: func(oldObj, newObj any) {
+			old, ok1 := infdUntypedPod(rec, oldObj)
+			new, ok2 := infdUntypedPod(rec, newObj)
+			if ok1 && ok2 {
+				rec.record(KeyOf(new), infdUpdateCall(old, new), new)
+			}
+		},
+		DeleteFunc: func(obj any) { infdUntypedDelete(rec, obj) },
+	}
+}
+
+// infdTypedFuncs is the cache.TypedResourceEventHandlerFuncs both informers
+// get.
+func infdTypedFuncs(rec *infdRecorder) cache.TypedResourceEventHandlerFuncs[*corev1.Pod] {
+	return cache.TypedResourceEventHandlerFuncs[*corev1.Pod]{
+		AddFunc: func(p *corev1.Pod) { rec.record(KeyOf(p), infdAddCallNoFlag(p), p) },
+		UpdateFunc: func(old, new *corev1.Pod) {
+			rec.record(KeyOf(new), infdUpdateCall(old, new), new)
+		},
+		DeleteFunc: func(obj cache.DeletedObject[*corev1.Pod]) { infdTypedDelete(rec, obj) },
+	}
+}
+
 func newClientGoSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
-	s := &infdSide{name: "client-go", ep: newInfdEndpoint(world), rec: newInfdRecorder(), done: make(chan struct{}), gate: newInfdGate(hold)}
+	s := newInfdSide("client-go", world, hold)
 	lw := cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			l, err := s.ep.List(ctx, opts)
@@ -496,59 +673,32 @@ func newClientGoSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
 			return infdNode(obj.(*corev1.Pod)), nil
 		},
 	})
-	// asPod records a wrongly typed object as a call that matches nothing.
-	asPod := func(obj any) (*corev1.Pod, bool) {
-		p, ok := obj.(*corev1.Pod)
-		if !ok {
-			s.rec.record(ObjectName{Name: "<bad type>"}, fmt.Sprintf("%T", obj), nil)
-		}
-		return p, ok
-	}
 	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(obj any, initial bool) {
-			if p, ok := asPod(obj); ok {
+			if p, ok := infdUntypedPod(s.rec, obj); ok {
 				s.rec.record(KeyOf(p), infdAddCall(p, initial), p)
 			}
 		},
 		UpdateFunc: func(oldObj, newObj any) {
-			old, ok1 := asPod(oldObj)
-			new, ok2 := asPod(newObj)
+			old, ok1 := infdUntypedPod(s.rec, oldObj)
+			new, ok2 := infdUntypedPod(s.rec, newObj)
 			if ok1 && ok2 {
 				s.rec.record(KeyOf(new), infdUpdateCall(old, new), new)
 			}
 		},
-		DeleteFunc: func(obj any) {
-			if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-				key, err := cache.ParseObjectName(tomb.Key)
-				if err != nil {
-					key = ObjectName{Name: "<bad key " + tomb.Key + ">"}
-				}
-				var p *corev1.Pod
-				if tomb.Obj != nil {
-					if p, ok = asPod(tomb.Obj); !ok {
-						return
-					}
-				}
-				s.rec.record(key, infdDeleteCall(p, true), nil)
-				return
-			}
-			if p, ok := asPod(obj); ok {
-				s.rec.record(KeyOf(p), infdDeleteCall(p, false), nil)
-			}
-		},
+		DeleteFunc: func(obj any) { infdUntypedDelete(s.rec, obj) },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	regs := append(infdAddHandlers(t, s, cache.NewTypedSharedIndexInformer[*corev1.Pod](inf)), reg)
 	s.run = inf.RunWithContext
-	assert := func(obj any) *corev1.Pod { return obj.(*corev1.Pod) }
-	s.store = func() map[ObjectName]string { return infdStoreView(inf.GetIndexer().List(), assert) }
+	s.store = func() map[ObjectName]string { return infdStoreView(inf.GetIndexer().List(), infdAssertPod) }
 	s.nodeIndex = func() map[string][]string {
 		idx := inf.GetIndexer()
-		return infdIndexView(idx.ListIndexFuncValues(infdIndex), func(v string) ([]any, error) { return idx.ByIndex(infdIndex, v) }, assert)
+		return infdIndexView(idx.ListIndexFuncValues(infdIndex), func(v string) ([]any, error) { return idx.ByIndex(infdIndex, v) }, infdAssertPod)
 	}
-	s.hasSynced = inf.HasSynced
-	s.regSynced = reg.HasSynced
+	s.hasSynced, s.regSynced = infdSyncedFuncs(inf, regs...)
 	s.lastSyncRV = inf.LastSyncResourceVersion
 	return s
 }
@@ -705,24 +855,69 @@ func (d *infdRun) report() string {
 	return b.String()
 }
 
+// infdHandlerNames name the handlers of infdSide.recorders.
+var infdHandlerNames = []string{
+	"main (isInInitialList)",
+	"cache.ResourceEventHandlerFuncs",
+	"cache.TypedResourceEventHandlerFuncs",
+}
+
+// modelCalls returns the calls the model expects from client-go for handler
+// i of infdSide.recorders.
+func (d *infdRun) modelCalls(i int) map[ObjectName][]string {
+	if i == 0 {
+		return d.model.want
+	}
+	return infdWithoutInitialFlag(d.model.want)
+}
+
+// compareCalls compares the per-key calls of handler i of both informers:
+// ours must equal client-go's without its deletes of unknown keys (item 5),
+// and client-go's must equal the model's.
+func (d *infdRun) compareCalls(i int, ours, ref *infdRecorder) {
+	d.t.Helper()
+	name := infdHandlerNames[i]
+	ourCalls := ours.snapshot()
+	refAll := ref.snapshot()
+	refCalls, removed := d.model.withoutUnknownDeletes(refAll)
+	if removed != len(d.model.unknownDeletes) {
+		d.errorf("handler %s: client-go delivered %d deletes of unknown keys, the script sent %d (item 5)", name, removed, len(d.model.unknownDeletes))
+	}
+	if _, n := d.model.withoutUnknownDeletes(ourCalls); n != 0 {
+		d.errorf("handler %s: ours delivered %d deletes of keys the store did not hold (item 5)", name, n)
+	}
+	if !maps.EqualFunc(ourCalls, refCalls, slices.Equal) {
+		d.errorf("handler %s: per-key handler calls differ between ours and client-go (deletes of unknown keys removed from client-go's)", name)
+	} else if !maps.EqualFunc(refAll, d.modelCalls(i), slices.Equal) {
+		d.errorf("handler %s: per-key handler calls: both informers agree but the model differs (harness bug)", name)
+	}
+}
+
 // callTable prints every key's calls: model (client-go's expectation), ours,
-// client-go.
+// client-go; for the handlers other than the main one only where ours and
+// client-go differ.
 func (d *infdRun) callTable() string {
 	var b strings.Builder
-	ours, ref := d.sides[0].rec.snapshot(), d.sides[1].rec.snapshot()
-	keys := map[ObjectName]bool{}
-	for _, m := range []map[ObjectName][]string{d.model.want, ours, ref} {
-		for k := range m {
-			keys[k] = true
+	for i, name := range infdHandlerNames {
+		ours, ref := d.sides[0].recorders()[i].snapshot(), d.sides[1].recorders()[i].snapshot()
+		model := d.modelCalls(i)
+		keys := map[ObjectName]bool{}
+		for _, m := range []map[ObjectName][]string{model, ours, ref} {
+			for k := range m {
+				keys[k] = true
+			}
 		}
-	}
-	for _, k := range slices.SortedFunc(maps.Keys(keys), infdCompareKeys) {
-		mark := ""
-		stripped, _ := d.model.withoutUnknownDeletes(map[ObjectName][]string{k: ref[k]})
-		if !slices.Equal(ours[k], stripped[k]) {
-			mark = "  <-- ours and client-go differ"
+		fmt.Fprintf(&b, "handler %s:\n", name)
+		for _, k := range slices.SortedFunc(maps.Keys(keys), infdCompareKeys) {
+			mark := ""
+			stripped, _ := d.model.withoutUnknownDeletes(map[ObjectName][]string{k: ref[k]})
+			if !slices.Equal(ours[k], stripped[k]) {
+				mark = "  <-- ours and client-go differ"
+			} else if i > 0 {
+				continue
+			}
+			fmt.Fprintf(&b, "key %s%s\n  model:     %q\n  ours:      %q\n  client-go: %q\n", k, mark, model[k], ours[k], ref[k])
 		}
-		fmt.Fprintf(&b, "key %s%s\n  model:     %q\n  ours:      %q\n  client-go: %q\n", k, mark, d.model.want[k], ours[k], ref[k])
 	}
 	return b.String()
 }
@@ -753,10 +948,10 @@ func (d *infdRun) awaitWatchers(what string) {
 
 // barrier waits until both informers have processed everything sent so far:
 // it sends an ADDED event for a new barrier object, under a key never used
-// before, and waits until both handlers have received it. Both queues deliver
-// in order across keys (our DeltaFIFO queues a new key behind every queued
-// one; client-go's RealFIFO is strictly FIFO), so every earlier change has
-// been handled by then. The barrier does not depend on how many calls the
+// before, and waits until every handler of both has received it. Both queues
+// deliver in order across keys (our DeltaFIFO queues a new key behind every
+// queued one; client-go's RealFIFO is strictly FIFO), so every earlier change
+// has been handled by then. The barrier does not depend on how many calls the
 // informers make, so a missing or extra call shows in the final comparison,
 // not as a timeout.
 //
@@ -774,8 +969,10 @@ func (d *infdRun) barrier(what string) {
 	}
 	deadline := time.Now().Add(infdTimeout)
 	for _, s := range d.sides {
-		if got := s.rec.waitMarker(p.ResourceVersion, deadline); got != p.ResourceVersion {
-			d.fatalf("%s: %s handler did not get the barrier at rv=%s within %v (newest: %q)", what, s.name, p.ResourceVersion, infdTimeout, got)
+		for i, rec := range s.recorders() {
+			if got := rec.waitMarker(p.ResourceVersion, deadline); got != p.ResourceVersion {
+				d.fatalf("%s: %s handler %s did not get the barrier at rv=%s within %v (newest: %q)", what, s.name, infdHandlerNames[i], p.ResourceVersion, infdTimeout, got)
+			}
 		}
 	}
 }
@@ -1119,19 +1316,11 @@ func (d *infdRun) compare() {
 		d.errorf("final %q index: both %v\nmodel %v (harness bug)", infdIndex, want, model)
 	}
 
-	// Handler calls per key.
-	ourCalls := ours.rec.snapshot()
-	refCalls, removed := d.model.withoutUnknownDeletes(ref.rec.snapshot())
-	if removed != len(d.model.unknownDeletes) {
-		d.errorf("client-go delivered %d deletes of unknown keys, the script sent %d (item 5)", removed, len(d.model.unknownDeletes))
-	}
-	if _, n := d.model.withoutUnknownDeletes(ourCalls); n != 0 {
-		d.errorf("ours delivered %d deletes of keys the store did not hold (item 5)", n)
-	}
-	if !maps.EqualFunc(ourCalls, refCalls, slices.Equal) {
-		d.errorf("per-key handler calls differ between ours and client-go (deletes of unknown keys removed from client-go's)")
-	} else if !maps.EqualFunc(ref.rec.snapshot(), d.model.want, slices.Equal) {
-		d.errorf("per-key handler calls: both informers agree but the model differs (harness bug)")
+	// Handler calls per key, for each of the three handlers: the main one
+	// against the model, the other two against the model without
+	// isInInitialList.
+	for i := range infdHandlerNames {
+		d.compareCalls(i, ours.recorders()[i], ref.recorders()[i])
 	}
 
 	// Requests (items 27-28), resourceVersion and sync state.

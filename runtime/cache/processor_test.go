@@ -8,20 +8,28 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 )
 
-// The item numbers in comments refer to /work/shared/clientgo-semantics.md.
+// The item numbers in comments refer to the client-go semantics document.
 // Helpers (recorder, gate, receive, ...) are in shared_informer_test.go.
 
 type podNotification = notification[*corev1.Pod]
 
 func alwaysSynced() bool { return true }
 
+// closedChan is an upstream that has synced, for alwaysSynced listeners.
+var closedChan = func() chan struct{} {
+	ch := make(chan struct{})
+	close(ch)
+	return ch
+}()
+
 // newTestListener returns a listener for h with no resync, whose upstream
-// HasSynced is synced.
-func newTestListener(h ResourceEventHandler[*corev1.Pod], synced func() bool) *podListener {
-	return newListener[*corev1.Pod](nil, h, synced, 0, 0, time.Now())
+// HasSynced is synced and whose upstream's synced channel is upstreamDone.
+func newTestListener(h cache.TypedResourceEventHandler[*corev1.Pod], synced func() bool, upstreamDone <-chan struct{}) *podListener {
+	return newListener[*corev1.Pod](nil, h, synced, upstreamDone, 0, 0, time.Now())
 }
 
 // startProcessor starts a processor over listeners; the test's cleanup stops
@@ -54,7 +62,7 @@ func buffered(l *podListener) int {
 func TestListenerDeliversNotificationsBufferedWhileBlockedInOrder(t *testing.T) {
 	g := newGate(t)
 	h := newRecorder(g.hold)
-	l := newTestListener(h, alwaysSynced)
+	l := newTestListener(h, alwaysSynced, closedChan)
 	startProcessor(t, l)
 
 	const n = 1000
@@ -78,7 +86,7 @@ func TestListenerDeliversNotificationsBufferedWhileBlockedInOrder(t *testing.T) 
 func TestListenerShutdownDropsBufferedNotificationsAndEndsItsGoroutine(t *testing.T) {
 	g := newGate(t)
 	h := newRecorder(g.hold)
-	l := newTestListener(h, alwaysSynced)
+	l := newTestListener(h, alwaysSynced, closedChan)
 	p := startProcessor(t, l)
 	for i := range 100 {
 		p.distribute(addOf("p", i, false), false)
@@ -107,7 +115,7 @@ func TestListenerShutdownDropsBufferedNotificationsAndEndsItsGoroutine(t *testin
 func TestProcessorStopEndsEveryListenerGoroutine(t *testing.T) {
 	var listeners []*podListener
 	for range 3 {
-		listeners = append(listeners, newTestListener(newRecorder(nil), alwaysSynced))
+		listeners = append(listeners, newTestListener(newRecorder(nil), alwaysSynced, closedChan))
 	}
 	p := startProcessor(t, listeners...)
 	for i := range 10 {
@@ -123,7 +131,7 @@ func TestProcessorStopEndsEveryListenerGoroutine(t *testing.T) {
 	}
 
 	idle := &processor[*corev1.Pod]{}
-	idle.addListener(newTestListener(newRecorder(nil), alwaysSynced))
+	idle.addListener(newTestListener(newRecorder(nil), alwaysSynced, closedChan))
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
@@ -138,9 +146,9 @@ func TestProcessorResyncReachesOnlyDueListeners(t *testing.T) {
 	t0 := time.Now()
 	never, every1s, every2s := newRecorder(nil), newRecorder(nil), newRecorder(nil)
 	p := startProcessor(t,
-		newListener[*corev1.Pod](nil, never, alwaysSynced, 0, 0, t0),
-		newListener[*corev1.Pod](nil, every1s, alwaysSynced, time.Second, time.Second, t0),
-		newListener[*corev1.Pod](nil, every2s, alwaysSynced, 2*time.Second, 2*time.Second, t0),
+		newListener[*corev1.Pod](nil, never, alwaysSynced, closedChan, 0, 0, t0),
+		newListener[*corev1.Pod](nil, every1s, alwaysSynced, closedChan, time.Second, time.Second, t0),
+		newListener[*corev1.Pod](nil, every2s, alwaysSynced, closedChan, 2*time.Second, 2*time.Second, t0),
 	)
 	for _, step := range []struct {
 		at  time.Duration
@@ -172,7 +180,7 @@ func TestProcessorResyncReachesOnlyDueListeners(t *testing.T) {
 func TestProcessorNewListenerTakesResyncNotificationsUntilFirstCheck(t *testing.T) {
 	t0 := time.Now()
 	h := newRecorder(nil)
-	p := startProcessor(t, newListener[*corev1.Pod](nil, h, alwaysSynced, 0, 0, t0))
+	p := startProcessor(t, newListener[*corev1.Pod](nil, h, alwaysSynced, closedChan, 0, 0, t0))
 	before, after := podAt("p", "before"), podAt("p", "after")
 	p.distribute(podNotification{kind: updateNotification, oldObj: before, newObj: before}, true)
 	p.shouldResync(t0)
@@ -183,14 +191,20 @@ func TestProcessorNewListenerTakesResyncNotificationsUntilFirstCheck(t *testing.
 
 // Item 18: a registration is synced once its upstream is and every initial
 // add queued for it has been handed to the handler and returned; other
-// notifications do not count.
+// notifications do not count. Its HasSyncedChecker's channel closes exactly
+// then.
 func TestListenerHasSyncedWaitsForInitialAddsToBeDelivered(t *testing.T) {
 	var upstream atomic.Bool
+	upstreamDone := make(chan struct{})
 	g := newGate(t)
 	h := newRecorder(g.hold)
-	l := newTestListener(h, upstream.Load)
+	l := newTestListener(h, upstream.Load, upstreamDone)
 	startProcessor(t, l)
-	if l.HasSynced() {
+	checker := l.HasSyncedChecker()
+	if checker.Name() == "" {
+		t.Error("the registration's checker has no name")
+	}
+	if l.HasSynced() || isClosed(checker.Done()) {
 		t.Error("synced while the upstream is not")
 	}
 	l.add(addOf("p", 1, true))
@@ -198,13 +212,50 @@ func TestListenerHasSyncedWaitsForInitialAddsToBeDelivered(t *testing.T) {
 	l.add(addOf("p", 3, false))
 	g.waitEntered(t)
 	upstream.Store(true)
+	close(upstreamDone)
 	if l.HasSynced() {
 		t.Error("synced while initial adds are undelivered")
+	}
+	// The checker's goroutine sees upstreamDone at some point; it must not
+	// close the channel while initial adds are undelivered.
+	select {
+	case <-checker.Done():
+		t.Error("the checker's channel closed while initial adds are undelivered")
+	case <-time.After(50 * time.Millisecond):
 	}
 	g.open()
 	h.waitFor(t, 3)
 	if !l.HasSynced() {
 		t.Error("not synced after every initial add was delivered")
+	}
+	receive(t, checker.Done(), "the checker's channel to close")
+}
+
+// A listener whose upstream syncs with no initial add pending is synced at
+// once, and its checker's channel closes.
+func TestListenerCheckerClosesWhenUpstreamSyncsWithNothingPending(t *testing.T) {
+	upstreamDone := make(chan struct{})
+	var upstream atomic.Bool
+	l := newTestListener(newRecorder(nil), upstream.Load, upstreamDone)
+	startProcessor(t, l)
+	if isClosed(l.HasSyncedChecker().Done()) {
+		t.Fatal("the checker's channel is closed before the upstream synced")
+	}
+	upstream.Store(true)
+	close(upstreamDone)
+	receive(t, l.HasSyncedChecker().Done(), "the checker's channel to close")
+	if !l.HasSynced() {
+		t.Error("HasSynced is false once the checker's channel closed")
+	}
+}
+
+// isClosed reports whether ch is closed, without waiting.
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }
 

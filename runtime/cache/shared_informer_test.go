@@ -26,7 +26,7 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
 )
 
-// The item numbers in comments refer to /work/shared/clientgo-semantics.md.
+// The item numbers in comments refer to the client-go semantics document.
 //
 // These tests synchronise with channels: every timeout is a failure guard, and
 // polling happens only inside eventually. A few tests wait for client-go's
@@ -77,13 +77,21 @@ type call struct {
 	key   string // namespace/name
 	oldRV string // update only
 	rv    string
-	// flag is isInInitialList for an add, finalStateUnknown for a delete.
+	// flag is isInInitialList for an add; for a delete, whether it came
+	// with a tombstone (cache.DeletedObject.FinalStateUnknown, or a
+	// cache.DeletedFinalStateUnknown for an untyped handler).
 	flag     bool
 	obj, old *corev1.Pod
+	// bad describes what was wrong with a call the handler could not take as
+	// it came (a wrongly typed object, a tombstone that does not match its
+	// object); such a call matches no expectation.
+	bad string
 }
 
 func (c call) String() string {
 	switch {
+	case c.bad != "":
+		return fmt.Sprintf("BAD %s %s: %s", c.kind, c.key, c.bad)
 	case c.kind == "update":
 		return fmt.Sprintf("update %s@%s -> %s", c.key, c.oldRV, c.rv)
 	case c.kind == "add" && c.flag:
@@ -102,7 +110,8 @@ func callStrings(calls []call) []string {
 	return out
 }
 
-// recorder is a ResourceEventHandler that records its calls. before, when set,
+// recorder is a cache.TypedResourceEventHandler that records its calls;
+// untyped returns a cache.ResourceEventHandler recording into it. before, when set,
 // runs at the start of every call, before it is recorded, on the handler's
 // goroutine: tests block or panic in it.
 type recorder struct {
@@ -129,8 +138,65 @@ func (r *recorder) OnUpdate(oldObj, newObj *corev1.Pod) {
 	r.record(c)
 }
 
-func (r *recorder) OnDelete(obj *corev1.Pod, finalStateUnknown bool) {
-	r.record(call{kind: "delete", key: KeyOf(obj).String(), rv: obj.ResourceVersion, flag: finalStateUnknown, obj: obj})
+// OnDelete records a delete. A tombstone must carry the object's key and the
+// object itself, as client-go's typed handlers get it.
+func (r *recorder) OnDelete(obj cache.DeletedObject[*corev1.Pod]) {
+	c := call{kind: "delete", key: obj.GetKey(), flag: obj.FinalStateUnknown != nil, obj: obj.OptionalObj}
+	switch p := obj.OptionalObj; {
+	case p == nil:
+		c.bad = "no object"
+	case KeyOf(p).String() != c.key:
+		c.bad = fmt.Sprintf("the tombstone's key is not that of %s", KeyOf(p))
+	case obj.FinalStateUnknown != nil && obj.FinalStateUnknown.Obj != any(p):
+		c.bad = fmt.Sprintf("the tombstone holds %T %p, not the object %p", obj.FinalStateUnknown.Obj, obj.FinalStateUnknown.Obj, p)
+	default:
+		c.rv = p.ResourceVersion
+	}
+	r.record(c)
+}
+
+// untyped returns an untyped handler recording into r what it gets, converted
+// the way a client-go user would: a *corev1.Pod, or for OnDelete a
+// cache.DeletedFinalStateUnknown holding one. Anything else is recorded as a
+// bad call.
+func (r *recorder) untyped() cache.ResourceEventHandler { return untypedRecorder{r} }
+
+type untypedRecorder struct{ r *recorder }
+
+func (u untypedRecorder) pod(kind string, obj any) (*corev1.Pod, bool) {
+	p, ok := obj.(*corev1.Pod)
+	if !ok || p == nil {
+		u.r.record(call{kind: kind, bad: fmt.Sprintf("got %T", obj)})
+		return nil, false
+	}
+	return p, true
+}
+
+func (u untypedRecorder) OnAdd(obj any, isInInitialList bool) {
+	if p, ok := u.pod("add", obj); ok {
+		u.r.OnAdd(p, isInInitialList)
+	}
+}
+
+func (u untypedRecorder) OnUpdate(oldObj, newObj any) {
+	old, ok1 := u.pod("update", oldObj)
+	p, ok2 := u.pod("update", newObj)
+	if ok1 && ok2 {
+		u.r.OnUpdate(old, p)
+	}
+}
+
+func (u untypedRecorder) OnDelete(obj any) {
+	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+		p, ok := u.pod("delete", tomb.Obj)
+		if ok {
+			u.r.OnDelete(cache.DeletedObject[*corev1.Pod]{OptionalObj: p, FinalStateUnknown: &tomb})
+		}
+		return
+	}
+	if p, ok := u.pod("delete", obj); ok {
+		u.r.OnDelete(cache.DeletedObject[*corev1.Pod]{OptionalObj: p})
+	}
 }
 
 func (r *recorder) record(c call) {
@@ -292,8 +358,20 @@ func checkChains(t *testing.T, who string, calls []call) map[string]string {
 	return last
 }
 
-// register adds h with the informer's default resync period.
-func register(t *testing.T, inf *podInformer, h ResourceEventHandler[*corev1.Pod]) ResourceEventHandlerRegistration {
+// register adds h as a typed handler with the informer's default resync
+// period.
+func register(t *testing.T, inf *podInformer, h cache.TypedResourceEventHandler[*corev1.Pod]) cache.ResourceEventHandlerRegistration {
+	t.Helper()
+	reg, err := inf.AddTypedEventHandler(h)
+	if err != nil {
+		t.Fatalf("AddTypedEventHandler: %v", err)
+	}
+	return reg
+}
+
+// registerUntyped adds h as an untyped handler with the informer's default
+// resync period.
+func registerUntyped(t *testing.T, inf *podInformer, h cache.ResourceEventHandler) cache.ResourceEventHandlerRegistration {
 	t.Helper()
 	reg, err := inf.AddEventHandler(h)
 	if err != nil {
@@ -302,12 +380,24 @@ func register(t *testing.T, inf *podInformer, h ResourceEventHandler[*corev1.Pod
 	return reg
 }
 
-// registerWithResync adds h asking for resync period d.
-func registerWithResync(t *testing.T, inf *podInformer, h ResourceEventHandler[*corev1.Pod], d time.Duration) ResourceEventHandlerRegistration {
+// registerWithResync adds h as an untyped handler asking for resync period d
+// (AddEventHandlerWithResyncPeriod).
+func registerWithResync(t *testing.T, inf *podInformer, h *recorder, d time.Duration) cache.ResourceEventHandlerRegistration {
 	t.Helper()
-	reg, err := inf.AddEventHandlerWithResyncPeriod(h, d)
+	reg, err := inf.AddEventHandlerWithResyncPeriod(h.untyped(), d)
 	if err != nil {
 		t.Fatalf("AddEventHandlerWithResyncPeriod: %v", err)
+	}
+	return reg
+}
+
+// registerTypedWithResync adds h as a typed handler asking for resync period
+// d (AddTypedEventHandler with HandlerOptions.ResyncPeriod).
+func registerTypedWithResync(t *testing.T, inf *podInformer, h cache.TypedResourceEventHandler[*corev1.Pod], d time.Duration) cache.ResourceEventHandlerRegistration {
+	t.Helper()
+	reg, err := inf.AddTypedEventHandler(h, cache.HandlerOptions{ResyncPeriod: &d})
+	if err != nil {
+		t.Fatalf("AddTypedEventHandler with a resync period: %v", err)
 	}
 	return reg
 }
@@ -318,14 +408,14 @@ type runningInformer struct {
 	done   chan struct{} // closed when Run returns
 }
 
-// runInformer starts inf.Run(ctx); the test's cleanup stops it and waits for
-// Run to return.
+// runInformer starts inf.RunWithContext(ctx); the test's cleanup stops it and
+// waits for it to return.
 func runInformer(t *testing.T, ctx context.Context, inf *podInformer) *runningInformer {
 	ctx, cancel := context.WithCancel(ctx)
 	r := &runningInformer{cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(r.done)
-		inf.Run(ctx)
+		inf.RunWithContext(ctx)
 	}()
 	t.Cleanup(func() { r.stop(t) })
 	return r
@@ -516,41 +606,63 @@ func TestInformerDeliversAddUpdateDeleteFromFakeClientset(t *testing.T) {
 	}
 	expectCalls(t, "handler", h.waitFor(t, 4),
 		"add ns/p1@1 (initial)", "update ns/p1@1 -> 3", "add ns/p2@2", "delete ns/p2@2")
-	if got := names(inf.GetIndexer().List()); !slices.Equal(got, []string{"ns/p1"}) {
+	if got := anyNames(inf.GetIndexer().List()); !slices.Equal(got, []string{"ns/p1"}) {
 		t.Errorf("store holds %v, want [ns/p1]", got)
 	}
 }
 
+// anyNames returns the sorted "namespace/name" keys of the pods of a
+// client-go List; an object of another type shows as its type.
+func anyNames(objs []any) []string {
+	out := make([]string, len(objs))
+	for i, obj := range objs {
+		if p, ok := obj.(*corev1.Pod); ok && p != nil {
+			out[i] = KeyOf(p).String()
+		} else {
+			out[i] = fmt.Sprintf("<%T>", obj)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Item 10: whether a change is an add or an update is decided by the store,
 // not by the event type; item 12: a watched delete carries the deleted
-// object's last state (from the event), with finalStateUnknown false.
+// object's last state (from the event), with no tombstone: typed and
+// untyped handlers alike.
 func TestInformerAddOrUpdateIsDecidedByStorePresence(t *testing.T) {
 	lw := newScriptedLW("1", podAt("p1", "1"))
 	inf := lw.informer(podInformerOptions{})
-	h := newRecorder(nil)
+	h, u := newRecorder(nil), newRecorder(nil)
 	register(t, inf, h)
+	registerUntyped(t, inf, u.untyped())
 	runInformer(t, context.Background(), inf)
 	w := lw.nextWatch(t)
 
 	w.send(t, watch.Added, podAt("p1", "2"))    // cached key: an update
 	w.send(t, watch.Modified, podAt("p2", "3")) // uncached key: an add
 	w.send(t, watch.Deleted, podAt("p2", "4"))
-	expectCalls(t, "handler", h.waitFor(t, 4),
-		"add ns/p1@1 (initial)", "update ns/p1@1 -> 2", "add ns/p2@3", "delete ns/p2@4")
-	if p, ok := inf.GetIndexer().Get(ObjectName{Namespace: "ns", Name: "p1"}); !ok || p.ResourceVersion != "2" || inf.GetIndexer().Len() != 1 {
-		t.Errorf("store holds %v, want only ns/p1@2", names(inf.GetIndexer().List()))
+	for who, r := range map[string]*recorder{"typed handler": h, "untyped handler": u} {
+		expectCalls(t, who, r.waitFor(t, 4),
+			"add ns/p1@1 (initial)", "update ns/p1@1 -> 2", "add ns/p2@3", "delete ns/p2@4")
+	}
+	if p, ok := inf.TypedStore().Get(ObjectName{Namespace: "ns", Name: "p1"}); !ok || p.ResourceVersion != "2" || inf.TypedStore().Len() != 1 {
+		t.Errorf("store holds %v, want only ns/p1@2", names(inf.TypedStore().List()))
 	}
 }
 
 // Items 7, 12, 13: a relist turns objects missing from the new list into
-// deletes with finalStateUnknown set, carrying the last known state, after
-// the listed objects; nothing of a relist counts as initial. Waits for one
-// relist backoff.
+// deletes with a tombstone (finalStateUnknown), carrying the last known
+// state, after the listed objects; nothing of a relist counts as initial.
+// A typed handler gets a cache.DeletedObject with FinalStateUnknown set, an
+// untyped one a cache.DeletedFinalStateUnknown; both hold the key and the
+// object (the recorder checks). Waits for one relist backoff.
 func TestInformerRelistInfersDeletesWithFinalStateUnknown(t *testing.T) {
 	lw := newScriptedLW("1", podAt("p1", "1"), podAt("p2", "2"), podAt("p3", "3"))
 	inf := lw.informer(podInformerOptions{})
-	h := newRecorder(nil)
+	h, u := newRecorder(nil), newRecorder(nil)
 	register(t, inf, h)
+	registerUntyped(t, inf, u.untyped())
 	runInformer(t, context.Background(), inf)
 	w := lw.nextWatch(t)
 	w.send(t, watch.Modified, podAt("p3", "4"))
@@ -559,7 +671,13 @@ func TestInformerRelistInfersDeletesWithFinalStateUnknown(t *testing.T) {
 	lw.setList("5", podAt("p2", "5"), podAt("p4", "5"))
 	w.expire(t)
 	lw.nextWatch(t).send(t, watch.Added, podAt("p9", "9"))
-	expectCalls(t, "handler", h.waitUntil(t, "add ns/p9@9"),
+	expectCalls(t, "untyped handler", u.waitUntil(t, "add ns/p9@9"),
+		"add ns/p1@1 (initial)", "add ns/p2@2 (initial)", "add ns/p3@3 (initial)",
+		"update ns/p3@3 -> 4",
+		"update ns/p2@2 -> 5", "add ns/p4@5",
+		anyOrder{"delete ns/p1@1 (final state unknown)", "delete ns/p3@4 (final state unknown)"},
+		"add ns/p9@9")
+	expectCalls(t, "typed handler", h.waitUntil(t, "add ns/p9@9"),
 		"add ns/p1@1 (initial)", "add ns/p2@2 (initial)", "add ns/p3@3 (initial)",
 		"update ns/p3@3 -> 4",
 		"update ns/p2@2 -> 5", "add ns/p4@5",
@@ -616,7 +734,7 @@ func TestInformerRegistrationSyncsOnlyOnceItsHandlerGotTheInitialList(t *testing
 	if slowReg.HasSynced() {
 		t.Error("the slow handler's registration has synced while its handler is still in its first initial add")
 	}
-	if got := inf.GetIndexer().Len(); got != 2 {
+	if got := inf.TypedStore().Len(); got != 2 {
 		t.Errorf("the synced informer's store holds %d objects, want 2", got)
 	}
 	g.open()
@@ -754,10 +872,18 @@ func TestInformerStoppedRejectsNewHandlersButAllowsRemoval(t *testing.T) {
 	if !inf.IsStopped() {
 		t.Fatal("IsStopped is false after Run returned")
 	}
-	for name, add := range map[string]func() (ResourceEventHandlerRegistration, error){
-		"AddEventHandler": func() (ResourceEventHandlerRegistration, error) { return inf.AddEventHandler(newRecorder(nil)) },
-		"AddEventHandlerWithResyncPeriod": func() (ResourceEventHandlerRegistration, error) {
-			return inf.AddEventHandlerWithResyncPeriod(newRecorder(nil), time.Minute)
+	for name, add := range map[string]func() (cache.ResourceEventHandlerRegistration, error){
+		"AddEventHandler": func() (cache.ResourceEventHandlerRegistration, error) {
+			return inf.AddEventHandler(newRecorder(nil).untyped())
+		},
+		"AddEventHandlerWithResyncPeriod": func() (cache.ResourceEventHandlerRegistration, error) {
+			return inf.AddEventHandlerWithResyncPeriod(newRecorder(nil).untyped(), time.Minute)
+		},
+		"AddEventHandlerWithOptions": func() (cache.ResourceEventHandlerRegistration, error) {
+			return inf.AddEventHandlerWithOptions(newRecorder(nil).untyped(), cache.HandlerOptions{})
+		},
+		"AddTypedEventHandler": func() (cache.ResourceEventHandlerRegistration, error) {
+			return inf.AddTypedEventHandler(newRecorder(nil))
 		},
 	} {
 		got, err := add()
@@ -831,7 +957,7 @@ func TestInformerBlockedHandlerStallsNeitherOtherHandlersNorStore(t *testing.T) 
 	}
 	freeCalls := free.waitFor(t, n)
 	g.waitEntered(t)
-	if got := inf.GetIndexer().Len(); got != n {
+	if got := len(inf.GetIndexer().ListKeys()); got != n {
 		t.Errorf("the store holds %d objects while a handler is blocked, want %d", got, n)
 	}
 	if got := blocked.recorded(); len(got) != 0 {
@@ -899,8 +1025,13 @@ func TestInformerResyncReachesOnlyHandlersWithResync(t *testing.T) {
 		"add ns/p1@1 (initial)", "add ns/p2@2 (initial)", "add ns/p3@3")
 }
 
+// typedIndexFuncOf returns fn as a client-go typed index function.
+func typedIndexFuncOf(fn IndexFunc[*corev1.Pod]) cache.TypedIndexFunc[*corev1.Pod] {
+	return func(p *corev1.Pod) ([]string, error) { return fn(p), nil }
+}
+
 // listenerOf returns the listener behind a registration.
-func listenerOf(t *testing.T, reg ResourceEventHandlerRegistration) *podListener {
+func listenerOf(t *testing.T, reg cache.ResourceEventHandlerRegistration) *podListener {
 	t.Helper()
 	l, ok := reg.(*podListener)
 	if !ok {
@@ -963,23 +1094,35 @@ func TestInformerAddIndexersAfterRunIndexesExistingItems(t *testing.T) {
 	eventually(t, "the handler has synced", reg.HasSynced)
 	w := lw.nextWatch(t)
 
-	if err := inf.AddIndexers(Indexers[*corev1.Pod]{"node": byNode}); err != nil {
+	if err := inf.AddIndexers(cache.Indexers{"node": untyped(byNode)}); err != nil {
 		t.Fatalf("AddIndexers after Run: %v", err)
 	}
-	if got := mustByIndex(t, inf.GetIndexer(), "node", "", "n1"); !slices.Equal(got, []string{"ns/p1"}) {
+	if got := mustByIndex(t, inf.TypedStore(), "node", "", "n1"); !slices.Equal(got, []string{"ns/p1"}) {
 		t.Errorf("node n1 holds %v, want [ns/p1]", got)
 	}
-	w.send(t, watch.Added, pod("ns", "p3", "n1", nil))
+	if err := inf.AddTypedIndexers(cache.TypedIndexers[*corev1.Pod]{"image": typedIndexFuncOf(byImage)}); err != nil {
+		t.Fatalf("AddTypedIndexers after Run: %v", err)
+	}
+	w.send(t, watch.Added, pod("ns", "p3", "n1", []string{"img"}))
 	h.waitUntil(t, "add ns/p3@")
-	if got := mustByIndex(t, inf.GetIndexer(), "node", "", "n1"); !slices.Equal(got, []string{"ns/p1", "ns/p3"}) {
+	if got := mustByIndex(t, inf.TypedStore(), "node", "", "n1"); !slices.Equal(got, []string{"ns/p1", "ns/p3"}) {
 		t.Errorf("node n1 holds %v, want [ns/p1 ns/p3]", got)
 	}
-	if err := inf.AddIndexers(Indexers[*corev1.Pod]{"node": byNode}); err == nil {
+	if got, err := inf.GetIndexer().ByIndex("image", "img"); err != nil || !slices.Equal(anyNames(got), []string{"ns/p3"}) {
+		t.Errorf("GetIndexer().ByIndex(image, img) = %v, %v; want [ns/p3]", anyNames(got), err)
+	}
+	if err := inf.AddIndexers(cache.Indexers{"node": untyped(byNode)}); err == nil {
 		t.Error("AddIndexers with an existing index name succeeded")
 	}
+	if err := inf.AddTypedIndexers(cache.TypedIndexers[*corev1.Pod]{"image": typedIndexFuncOf(byImage)}); err == nil {
+		t.Error("AddTypedIndexers with an existing index name succeeded")
+	}
 	running.stop(t)
-	if err := inf.AddIndexers(Indexers[*corev1.Pod]{"image": byImage}); err == nil {
+	if err := inf.AddIndexers(cache.Indexers{"other": untyped(byImage)}); err == nil {
 		t.Error("AddIndexers after stop succeeded")
+	}
+	if err := inf.AddTypedIndexers(cache.TypedIndexers[*corev1.Pod]{"other": typedIndexFuncOf(byImage)}); err == nil {
+		t.Error("AddTypedIndexers after stop succeeded")
 	}
 }
 
@@ -994,7 +1137,7 @@ func TestInformerRunTwiceReturnsAtOnce(t *testing.T) {
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			inf.Run(context.Background()) // never cancelled: it must return on its own
+			inf.RunWithContext(context.Background()) // never cancelled: it must return on its own
 		}()
 		receive(t, done, "a second Run "+when+" to return")
 		if when == "while running" {
@@ -1088,7 +1231,7 @@ func TestInformerWithMaxQueueSizeSyncsManyObjects(t *testing.T) {
 	}
 	calls = h.waitFor(t, listed+created)
 	checkChains(t, "handler", calls)
-	if got := inf.GetIndexer().Len(); got != listed+created {
+	if got := inf.TypedStore().Len(); got != listed+created {
 		t.Errorf("the store holds %d objects, want %d", got, listed+created)
 	}
 }
@@ -1100,7 +1243,7 @@ func TestInformerCallsWatchErrorHandlerWhenListFails(t *testing.T) {
 	lw.failNextList(errors.New("scripted list failure"))
 	inf := lw.informer(podInformerOptions{})
 	errs := make(chan error, 10)
-	if err := inf.SetWatchErrorHandler(func(_ context.Context, r *cache.Reflector, err error) {
+	if err := inf.SetWatchErrorHandlerWithContext(func(_ context.Context, r *cache.Reflector, err error) {
 		if r == nil {
 			err = fmt.Errorf("nil reflector with %w", err)
 		}

@@ -97,7 +97,7 @@ func TestUpdateDropsStaleIndexValues(t *testing.T) {
 	}
 }
 
-// Semantics item 36 (kubernetes/kubernetes#84959): a value whose last object
+// Semantics item 36: a value whose last object
 // leaves is removed from the index, while values that still have objects stay.
 func TestDeleteRemovesEmptyIndexValues(t *testing.T) {
 	s := NewThreadSafeStore(testIndexers())

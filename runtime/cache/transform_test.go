@@ -12,7 +12,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// The item numbers in comments refer to /work/shared/clientgo-semantics.md.
+// The item numbers in comments refer to the client-go semantics document.
 // Helpers (recorder, scriptedLW, ...) are in shared_informer_test.go.
 
 // withManagedFields gives p a managedFields entry and returns it.
@@ -41,7 +41,7 @@ func TestInformerTransformRunsBeforeStoreAndHandlers(t *testing.T) {
 	inf := lw.informer(podInformerOptions{Indexers: Indexers[*corev1.Pod]{
 		"transformed": func(p *corev1.Pod) []string { return []string{p.Labels["transformed"]} },
 	}})
-	if err := inf.SetTransform(ChainTransforms(DropManagedFields[*corev1.Pod], markTransformed)); err != nil {
+	if err := inf.SetTypedTransform(ChainTransforms(DropManagedFields[*corev1.Pod], markTransformed)); err != nil {
 		t.Fatal(err)
 	}
 	h := newRecorder(nil)
@@ -63,37 +63,48 @@ func TestInformerTransformRunsBeforeStoreAndHandlers(t *testing.T) {
 			}
 		}
 	}
-	for _, p := range inf.GetIndexer().List() {
+	for _, p := range inf.TypedStore().List() {
 		if !isTransformed(p) {
 			t.Errorf("the store holds an untransformed object %+v", p.ObjectMeta)
 		}
 	}
-	if got := mustByIndex(t, inf.GetIndexer(), "transformed", "", "true"); !slices.Equal(got, []string{"ns/p1", "ns/p3"}) {
+	if got := mustByIndex(t, inf.TypedStore(), "transformed", "", "true"); !slices.Equal(got, []string{"ns/p1", "ns/p3"}) {
 		t.Errorf("index transformed=true holds %v, want [ns/p1 ns/p3]", got)
 	}
 }
 
-// Item 47: SetTransform and SetWatchErrorHandler work before Run and fail
-// once it has started, also after it stopped.
+// Item 47: SetTransform, SetTypedTransform, SetWatchErrorHandler and
+// SetWatchErrorHandlerWithContext work before Run and fail once it has
+// started, also after it stopped.
 func TestInformerSettersFailAfterRun(t *testing.T) {
 	lw := newScriptedLW("1")
 	inf := lw.informer(podInformerOptions{})
-	identity := func(p *corev1.Pod) (*corev1.Pod, error) { return p, nil }
-	ignore := func(context.Context, *cache.Reflector, error) {}
-	if err := inf.SetTransform(identity); err != nil {
-		t.Errorf("SetTransform before Run: %v", err)
+	setters := map[string]func() error{
+		"SetTransform": func() error {
+			return inf.SetTransform(func(obj any) (any, error) { return obj, nil })
+		},
+		"SetTypedTransform": func() error {
+			return inf.SetTypedTransform(func(p *corev1.Pod) (*corev1.Pod, error) { return p, nil })
+		},
+		"SetWatchErrorHandler": func() error {
+			return inf.SetWatchErrorHandler(func(*cache.Reflector, error) {})
+		},
+		"SetWatchErrorHandlerWithContext": func() error {
+			return inf.SetWatchErrorHandlerWithContext(func(context.Context, *cache.Reflector, error) {})
+		},
 	}
-	if err := inf.SetWatchErrorHandler(ignore); err != nil {
-		t.Errorf("SetWatchErrorHandler before Run: %v", err)
+	for name, set := range setters {
+		if err := set(); err != nil {
+			t.Errorf("%s before Run: %v", name, err)
+		}
 	}
 	running := runInformer(t, context.Background(), inf)
 	lw.nextWatch(t)
 	for _, when := range []string{"while running", "after stop"} {
-		if err := inf.SetTransform(identity); err == nil {
-			t.Errorf("SetTransform %s succeeded", when)
-		}
-		if err := inf.SetWatchErrorHandler(ignore); err == nil {
-			t.Errorf("SetWatchErrorHandler %s succeeded", when)
+		for name, set := range setters {
+			if err := set(); err == nil {
+				t.Errorf("%s %s succeeded", name, when)
+			}
 		}
 		running.stop(t)
 	}
