@@ -17,7 +17,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
@@ -577,10 +576,6 @@ func useListerExpansionInterfaces() {
 	var _ compatlisters.FooListerExpansion = compatlisters.FooLister(nil)
 	var _ compatlisters.FooNamespaceListerExpansion = compatlisters.FooNamespaceLister(nil)
 	var _ compatlisters.BarListerExpansion = compatlisters.BarLister(nil)
-}
-
-func useResourceInNotFound(resource schema.GroupResource, name string) error {
-	return apierrors.NewNotFound(resource, name)
 }
 
 func fooNames(foos []*compatv1.Foo) []string {
