@@ -59,9 +59,9 @@ type Kind struct {
 	Namespaced bool
 	// Lister and Informer say what to generate for it: a lister for the
 	// kinds lister-gen writes one for (+genclient with the list and get
-	// verbs) and for those with an informer; an informer for the kinds
-	// informer-gen writes one for (+genclient with the list and watch verbs);
-	// opt-outs honoured.
+	// verbs, even with +genclient:noVerbs) and for those with an informer;
+	// an informer for the kinds informer-gen writes one for (+genclient with
+	// the list and watch verbs, without noVerbs); opt-outs honoured.
 	Lister, Informer bool
 	Indexes          []*Index
 }
@@ -204,11 +204,12 @@ func (b *modelBuilder) kind(v *Version, p *types.Package, t *types.Type) *Kind {
 		b.fail(fmt.Errorf("type %s.%s: %w", p.Path, t.Name.Name, err))
 		return nil
 	}
-	if !tags.GenerateClient || tags.NoVerbs || !tags.HasVerb("list") {
+	// As lister-gen and informer-gen, which differ on +genclient:noVerbs.
+	if !tags.GenerateClient || !tags.HasVerb("list") {
 		return nil
 	}
 	k := &Kind{Version: v, Type: t, Namespaced: !tags.NonNamespaced}
-	k.Informer = v.informers && tags.HasVerb("watch")
+	k.Informer = v.informers && !tags.NoVerbs && tags.HasVerb("watch")
 	// An informer's Lister needs a lister even when the client cannot get.
 	k.Lister = v.listers && (tags.HasVerb("get") || k.Informer)
 	if enabled, ok := typeSwitch(lines, "+k8s:lister-gen"); ok {

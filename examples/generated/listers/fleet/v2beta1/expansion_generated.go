@@ -18,6 +18,14 @@ limitations under the License.
 
 package v2beta1
 
+// BeaconListerExpansion allows custom methods to be added to
+// BeaconLister.
+type BeaconListerExpansion interface{}
+
+// BeaconNamespaceListerExpansion allows custom methods to be added to
+// BeaconNamespaceLister.
+type BeaconNamespaceListerExpansion interface{}
+
 // DepotListerExpansion allows custom methods to be added to
 // DepotLister.
 type DepotListerExpansion interface{}
