@@ -72,8 +72,8 @@ type vehicleInformer struct {
 	namespace        string
 }
 
-// NewVehicleInformer constructs a new informer for Vehicle type, with
-// every index of Vehicle besides indexers.
+// NewVehicleInformer constructs a new informer for Vehicle type, with indexers
+// and every index of Vehicle.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
 // If you really need an independent one, prefer using the type-safe variant (see [NewTypedVehicleInformer]).

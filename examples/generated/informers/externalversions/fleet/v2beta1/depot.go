@@ -71,8 +71,8 @@ type depotInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewDepotInformer constructs a new informer for Depot type, with
-// every index of Depot besides indexers.
+// NewDepotInformer constructs a new informer for Depot type, with indexers
+// and every index of Depot.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
 // If you really need an independent one, prefer using the type-safe variant (see [NewTypedDepotInformer]).

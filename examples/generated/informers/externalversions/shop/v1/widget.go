@@ -72,8 +72,8 @@ type widgetInformer struct {
 	namespace        string
 }
 
-// NewWidgetInformer constructs a new informer for Widget type, with
-// every index of Widget besides indexers.
+// NewWidgetInformer constructs a new informer for Widget type, with indexers
+// and every index of Widget.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
 // If you really need an independent one, prefer using the type-safe variant (see [NewTypedWidgetInformer]).

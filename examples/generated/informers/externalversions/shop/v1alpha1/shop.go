@@ -71,8 +71,8 @@ type shopInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewShopInformer constructs a new informer for Shop type, with
-// every index of Shop besides indexers.
+// NewShopInformer constructs a new informer for Shop type, with indexers
+// and every index of Shop.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
 // If you really need an independent one, prefer using the type-safe variant (see [NewTypedShopInformer]).

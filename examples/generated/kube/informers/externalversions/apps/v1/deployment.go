@@ -72,8 +72,8 @@ type deploymentInformer struct {
 	namespace        string
 }
 
-// NewDeploymentInformer constructs a new informer for Deployment type, with
-// every index of Deployment besides indexers.
+// NewDeploymentInformer constructs a new informer for Deployment type, with indexers
+// and every index of Deployment.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
 // If you really need an independent one, prefer using the type-safe variant (see [NewTypedDeploymentInformer]).

@@ -72,8 +72,8 @@ type configMapInformer struct {
 	namespace        string
 }
 
-// NewConfigMapInformer constructs a new informer for ConfigMap type, with
-// every index of ConfigMap besides indexers.
+// NewConfigMapInformer constructs a new informer for ConfigMap type, with indexers
+// and every index of ConfigMap.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
 // If you really need an independent one, prefer using the type-safe variant (see [NewTypedConfigMapInformer]).

@@ -72,8 +72,8 @@ type podInformer struct {
 	namespace        string
 }
 
-// NewPodInformer constructs a new informer for Pod type, with
-// every index of Pod besides indexers.
+// NewPodInformer constructs a new informer for Pod type, with indexers
+// and every index of Pod.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
 // If you really need an independent one, prefer using the type-safe variant (see [NewTypedPodInformer]).

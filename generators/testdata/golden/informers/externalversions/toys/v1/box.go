@@ -55,8 +55,8 @@ type boxInformer struct {
 	tweakListOptions internalinterfaces.TweakListOptionsFunc
 }
 
-// NewBoxInformer constructs a new informer for Box type, with
-// every index of Box besides indexers.
+// NewBoxInformer constructs a new informer for Box type, with indexers
+// and every index of Box.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
 // If you really need an independent one, prefer using the type-safe variant (see [NewTypedBoxInformer]).

@@ -56,8 +56,8 @@ type robotInformer struct {
 	namespace        string
 }
 
-// NewRobotInformer constructs a new informer for Robot type, with
-// every index of Robot besides indexers.
+// NewRobotInformer constructs a new informer for Robot type, with indexers
+// and every index of Robot.
 // Always prefer using an informer factory to get a shared informer instead of getting an independent
 // one. This reduces memory footprint and number of connections to the server.
 // If you really need an independent one, prefer using the type-safe variant (see [NewTypedRobotInformer]).
