@@ -117,9 +117,9 @@ func watch[T, S cache.Object](c *Controller[T], informer clientcache.TypedShared
 		return fmt.Errorf("controller %s: watching %s: %w", c.opts.Name, name, err)
 	}
 	c.sources = append(c.sources, source{
-		name:      name,
-		synced:    reg.HasSyncedChecker(),
-		remove:    func() error { return informer.RemoveEventHandler(reg) },
+		name:   name,
+		synced: reg.HasSyncedChecker(),
+		remove: func() error { return informer.RemoveEventHandler(reg) },
 	})
 	return nil
 }
