@@ -1,7 +1,16 @@
 // Package cache is the typed data path shared by every informer that
-// informer-gen-plus generates: a thread-safe, indexed object store
-// (ThreadSafeStore), the queue that feeds it (DeltaFIFO) and the lister base
-// that generated listers wrap (Lister, NamespaceLister).
+// informer-gen-plus generates: the shared informer (SharedIndexInformer), a
+// thread-safe, indexed object store (ThreadSafeStore), the queue that feeds it
+// (DeltaFIFO) and the lister base that generated listers wrap (Lister,
+// NamespaceLister).
+//
+// SharedIndexInformer implements client-go's cache.SharedIndexInformer and
+// cache.TypedSharedIndexInformer[T]: handlers are client-go's (untyped
+// cache.ResourceEventHandler, typed cache.TypedResourceEventHandler[T]),
+// GetIndexer and GetStore are client-go views of the typed store
+// (ThreadSafeStore.AsIndexer), and code written for client-go's informers
+// uses it unchanged. TypedStore, StoreOf and the listers reach the typed
+// store itself.
 //
 // The concepts and their observable behaviour are those of
 // k8s.io/client-go/tools/cache; what differs is that every object is typed (T
