@@ -9,6 +9,8 @@ export INFORMER_DIFF_SEEDS ?= 200
 BENCH ?= .
 BENCH_COUNT ?= 1
 BENCH_TIME ?= 1s
+# The commit `make bench-before-after` compares the work tree with.
+BEFORE ?= 0dc5466
 
 # Packages whose tests run with the race detector: all but the generator,
 # which is single-threaded and whose gengo parser shares global state, and
@@ -20,7 +22,7 @@ RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/te
 # Iterations of each fuzz target in `make test`.
 FUZZ_ITERATIONS ?= 20000
 
-.PHONY: all build vet generate verify test unit compat swap-test e2e demo fuzz bench smoke-kube bench-gen testbin clean
+.PHONY: all build vet generate verify test unit compat swap-test e2e demo fuzz bench bench-before-after smoke-kube bench-gen testbin clean
 
 all: build
 
@@ -86,6 +88,11 @@ test: vet verify unit fuzz compat swap-test e2e
 ## bench: run our benchmarks and client-go's side by side on the same data.
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCH_COUNT) -benchtime $(BENCH_TIME) ./runtime/cache/...
+
+## bench-before-after: the informer, lookup and update benchmarks at BEFORE
+## (a commit) and at the work tree, each in its own process, in rounds.
+bench-before-after:
+	bash hack/bench-before-after.sh $(BEFORE)
 
 ## smoke-kube: generate for every group/version of k8s.io/api and compile it.
 smoke-kube:
