@@ -3,12 +3,18 @@ package cache
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
+
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
+	"k8s.io/client-go/tools/cache"
 )
 
 // ErrFIFOClosed is returned by Pop once the queue is closed and drained, and
-// by a producer that would have to wait for room in a closed queue.
-var ErrFIFOClosed = errors.New("DeltaFIFO: manipulating with closed queue")
+// by a producer that would have to wait for room in a closed queue. It is
+// client-go's cache.ErrFIFOClosed, so that errors.Is checks written for
+// client-go's queues (its controller loop's among them) match it.
+var ErrFIFOClosed = cache.ErrFIFOClosed
 
 // KnownObjects is what a DeltaFIFO asks about the objects its consumer already
 // holds (normally the informer's store): Replace infers deletes from it, Resync
@@ -40,6 +46,9 @@ type DeltaFIFOOptions[T any] struct {
 	// through Add, Update, Delete or Replace, and never to the objects Resync
 	// or an inferred delete takes from KnownObjects (semantics item 43). It may
 	// mutate the object in place and must be idempotent.
+	// A transform that returns a nil object without an error is refused
+	// with an error naming the object's key: Add, Update and Delete return
+	// it; Replace reports it and leaves that object out of the list.
 	Transform TransformFunc[T]
 }
 
@@ -129,10 +138,28 @@ func (f *DeltaFIFO[T]) Delete(ctx context.Context, obj T) error {
 	return f.enqueueObject(ctx, Deleted, obj)
 }
 
+// errNoObject is wrapped by the error of a transform that returned no object.
+var errNoObject = errors.New("transform returned no object")
+
+// transform applies the Transform option to obj. A transform that returns the
+// zero T (a nil pointer) without an error is an error naming obj's key: the
+// queue never holds an object without a key.
+func (f *DeltaFIFO[T]) transform(obj T) (T, error) {
+	out, err := f.opts.Transform(obj)
+	if err != nil {
+		return obj, err
+	}
+	var zero T
+	if out == zero {
+		return obj, fmt.Errorf("%s: %w", KeyOf(obj), errNoObject)
+	}
+	return out, nil
+}
+
 func (f *DeltaFIFO[T]) enqueueObject(ctx context.Context, t DeltaType, obj T) error {
 	if f.opts.Transform != nil {
 		var err error
-		if obj, err = f.opts.Transform(obj); err != nil {
+		if obj, err = f.transform(obj); err != nil {
 			return err
 		}
 	}
@@ -267,13 +294,21 @@ func signal(ch *chan struct{}) {
 // stays queued and the next Replace completes the job.
 func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 	if f.opts.Transform != nil {
-		for i, obj := range list {
-			out, err := f.opts.Transform(obj)
+		kept := list[:0]
+		for _, obj := range list {
+			out, err := f.transform(obj)
+			if errors.Is(err, errNoObject) {
+				// One bad object does not fail the whole list: it is left
+				// out, as client-go's store refuses it, and reported.
+				utilruntime.HandleError(err)
+				continue
+			}
 			if err != nil {
 				return err
 			}
-			list[i] = out
+			kept = append(kept, out)
 		}
+		list = kept
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()

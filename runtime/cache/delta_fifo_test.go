@@ -14,6 +14,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clientcache "k8s.io/client-go/tools/cache"
 )
 
 // The item numbers in comments refer to the client-go semantics document.
@@ -1038,6 +1039,61 @@ func TestDeltaFIFO_TransformErrorQueuesNothing(t *testing.T) {
 				t.Errorf("Len() = %d after a transform error, want 0", f.Len())
 			}
 		})
+	}
+}
+
+// A transform that returns no object (nil, without an error) is an error
+// naming the object's key, never a panic: Add, Update and Delete return it;
+// Replace leaves that object out and queues the others.
+func TestDeltaFIFO_TransformReturningNilIsAnError(t *testing.T) {
+	dropBad := func(p *corev1.Pod) (*corev1.Pod, error) {
+		if p.Name == "bad" {
+			return nil, nil
+		}
+		return p, nil
+	}
+	for _, tc := range []struct {
+		name string
+		op   func(ctx context.Context, f *fifoT) error
+	}{
+		{"Add", func(ctx context.Context, f *fifoT) error { return f.Add(ctx, fifoPod("bad", "1")) }},
+		{"Update", func(ctx context.Context, f *fifoT) error { return f.Update(ctx, fifoPod("bad", "1")) }},
+		{"Delete", func(ctx context.Context, f *fifoT) error { return f.Delete(ctx, fifoPod("bad", "1")) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewDeltaFIFO(fifoOpts{KnownObjects: fifoStore(fifoPod("bad", "0")), Transform: dropBad})
+			err := tc.op(fifoCtx(t), f)
+			if err == nil || !strings.Contains(err.Error(), "ns/bad") {
+				t.Fatalf("got error %v, want one naming ns/bad", err)
+			}
+			if f.Len() != 0 {
+				t.Errorf("Len() = %d, want 0", f.Len())
+			}
+		})
+	}
+	t.Run("Replace", func(t *testing.T) {
+		f := NewDeltaFIFO(fifoOpts{Transform: dropBad})
+		if err := f.Replace(fifoCtx(t), []*corev1.Pod{fifoPod("ok", "1"), fifoPod("bad", "1"), fifoPod("ok2", "1")}); err != nil {
+			t.Fatalf("Replace: %v", err)
+		}
+		var popped []string
+		for f.Len() > 0 {
+			popped = append(popped, fifoPop(t, f).key.Name)
+		}
+		if !slices.Equal(popped, []string{"ok", "ok2"}) {
+			t.Fatalf("popped %v, want [ok ok2]", popped)
+		}
+	})
+}
+
+// ErrFIFOClosed is client-go's, so that errors.Is checks written for
+// client-go's queues match it.
+func TestDeltaFIFO_ErrFIFOClosedIsClientGos(t *testing.T) {
+	f := NewDeltaFIFO(fifoOpts{})
+	f.Close()
+	err := f.Pop(fifoCtx(t), func(ObjectName, Deltas[*corev1.Pod], bool) error { return nil })
+	if !errors.Is(err, clientcache.ErrFIFOClosed) {
+		t.Fatalf("Pop on a closed queue = %v, want client-go's ErrFIFOClosed", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package fieldpath
 import (
 	"encoding/json"
 	"math"
+	"strconv"
 )
 
 // Values returns the index values of k for an object in its JSON form, as
@@ -83,6 +84,10 @@ func FormatScalar(v any) (s string, ok bool) {
 	case json.Number:
 		if i, err := v.Int64(); err == nil {
 			return FormatInt(i), true
+		}
+		// Unsigned integers above 2^63 keep their exact digits.
+		if u, err := strconv.ParseUint(string(v), 10, 64); err == nil {
+			return FormatInt(u), true
 		}
 		f, err := v.Float64()
 		if err != nil {

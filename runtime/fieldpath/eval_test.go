@@ -183,6 +183,11 @@ func TestFormatScalar(t *testing.T) {
 		{float32(2), "2", true},
 		{json.Number("12"), "12", true},
 		{json.Number("-12"), "-12", true},
+		// Unsigned integers above 2^63 keep their digits, as FormatInt of
+		// the typed uint64 writes them.
+		{json.Number("9223372036854775809"), "9223372036854775809", true},
+		{json.Number("18446744073709550615"), "18446744073709550615", true},
+		{json.Number("18446744073709551615"), "18446744073709551615", true},
 		{json.Number("12.0"), "12", true},
 		{json.Number("1.5"), "", false},
 		{json.Number("1e400"), "", false},
