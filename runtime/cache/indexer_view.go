@@ -261,7 +261,10 @@ func (v *indexerView[T]) AddTypedIndexers(indexers cache.TypedIndexers[T]) error
 		if fn == nil {
 			return fmt.Errorf("index %q has no index function", name)
 		}
-		typed[name] = func(obj T) []string { return indexValues(name, obj, fn) }
+		typed[name] = func(obj T) []string {
+			values, err := fn(obj)
+			return indexValues(name, obj, values, err)
+		}
 	}
 	return v.store.AddIndexers(typed)
 }
@@ -270,16 +273,17 @@ func (v *indexerView[T]) AddTypedIndexers(indexers cache.TypedIndexers[T]) error
 // store's.
 func typedIndexFunc[T Object](name string, fn cache.IndexFunc) IndexFunc[T] {
 	return func(obj T) []string {
-		return indexValues(name, obj, func(obj T) ([]string, error) { return fn(obj) })
+		values, err := fn(obj)
+		return indexValues(name, obj, values, err)
 	}
 }
 
-// indexValues runs an index function that can fail. client-go's store panics
-// on an index function's error; here the error is reported through
-// utilruntime.HandleError and the object gets no value in that index, so a bad
-// index function cannot take the informer down or lose the object.
-func indexValues[T Object](name string, obj T, fn func(T) ([]string, error)) []string {
-	values, err := fn(obj)
+// indexValues returns what an index function that can fail returned for obj.
+// client-go's store panics on an index function's error; here the error is
+// reported through utilruntime.HandleError and the object gets no value in
+// that index, so a bad index function cannot take the informer down or lose
+// the object.
+func indexValues[T Object](name string, obj T, values []string, err error) []string {
 	if err != nil {
 		utilruntime.HandleError(fmt.Errorf("unable to calculate an index entry for key %q on index %q: %w", KeyOf(obj).String(), name, err))
 		return nil

@@ -54,11 +54,10 @@ type listener[T Object] struct {
 	logger klog.Logger
 	panics *atomic.Int64
 
-	// syncedMu guards informerDone and the closing of syncedCh, which is
-	// closed once the informer has synced and no initial add is pending.
-	syncedMu     sync.Mutex
-	informerDone bool
-	syncedCh     chan struct{}
+	// syncedCh is closed, once, when the informer has synced and no initial
+	// add is pending: both hold for good once they hold.
+	syncedCh    chan struct{}
+	closeSynced sync.Once
 
 	mu      sync.Mutex
 	pending ring[notification[T]]
@@ -115,22 +114,21 @@ func (l *listener[T]) watchSynced() {
 	case <-l.stop:
 		return
 	}
-	l.syncedMu.Lock()
-	defer l.syncedMu.Unlock()
-	l.informerDone = true
-	l.closeSyncedLocked()
+	l.maybeCloseSynced()
 }
 
-// closeSyncedLocked closes syncedCh when the listener has synced; syncedMu is
-// held.
-func (l *listener[T]) closeSyncedLocked() {
-	if !l.informerDone || l.initialPending.Load() != 0 {
+// maybeCloseSynced closes syncedCh when the informer has synced and no
+// initial add is pending. The replay of a handler added late is queued before
+// the listener starts, and initial adds are only queued before the informer
+// syncs, so once both conditions hold they keep holding.
+func (l *listener[T]) maybeCloseSynced() {
+	select {
+	case <-l.informerSynced:
+	default:
 		return
 	}
-	select {
-	case <-l.syncedCh:
-	default:
-		close(l.syncedCh)
+	if l.initialPending.Load() == 0 {
+		l.closeSynced.Do(func() { close(l.syncedCh) })
 	}
 }
 
@@ -180,9 +178,7 @@ func (l *listener[T]) run() {
 func (l *listener[T]) deliver(n notification[T]) {
 	defer func() {
 		if n.kind == addNotification && n.flag && l.initialPending.Add(-1) == 0 {
-			l.syncedMu.Lock()
-			l.closeSyncedLocked()
-			l.syncedMu.Unlock()
+			l.maybeCloseSynced()
 		}
 		if r := recover(); r != nil {
 			l.panics.Add(1)
