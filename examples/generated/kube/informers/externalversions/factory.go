@@ -63,9 +63,12 @@ func WithInformerName(informerName *cache.InformerName) SharedInformerOption {
 	return informers.WithInformerName(informerName)
 }
 
+// sharedInformerFactory is the runtime's factory (Start, StartWithContext,
+// Shutdown, WaitForCacheSync, WaitForCacheSyncWithContext, InformerName) with
+// the clientset its informers list and watch through.
 type sharedInformerFactory struct {
-	client  kubernetes.Interface
-	factory *informers.Factory
+	*informers.Factory
+	client kubernetes.Interface
 }
 
 // NewSharedInformerFactory constructs a new instance of sharedInformerFactory for all namespaces.
@@ -84,37 +87,13 @@ func NewFilteredSharedInformerFactory(client kubernetes.Interface, defaultResync
 
 // NewSharedInformerFactoryWithOptions constructs a new instance of a SharedInformerFactory with additional options.
 func NewSharedInformerFactoryWithOptions(client kubernetes.Interface, defaultResync time.Duration, options ...SharedInformerOption) SharedInformerFactory {
-	return &sharedInformerFactory{client: client, factory: informers.NewFactory(defaultResync, options...)}
-}
-
-func (f *sharedInformerFactory) Start(stopCh <-chan struct{}) {
-	f.factory.Start(stopCh)
-}
-
-func (f *sharedInformerFactory) StartWithContext(ctx context.Context) {
-	f.factory.StartWithContext(ctx)
-}
-
-func (f *sharedInformerFactory) Shutdown() {
-	f.factory.Shutdown()
-}
-
-func (f *sharedInformerFactory) WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool {
-	return f.factory.WaitForCacheSync(stopCh)
-}
-
-func (f *sharedInformerFactory) WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult {
-	return f.factory.WaitForCacheSyncWithContext(ctx)
-}
-
-func (f *sharedInformerFactory) InformerName() *cache.InformerName {
-	return f.factory.InformerName()
+	return &sharedInformerFactory{Factory: informers.NewFactory(defaultResync, options...), client: client}
 }
 
 // InformerFor returns the SharedIndexInformer for obj using an internal
 // client.
 func (f *sharedInformerFactory) InformerFor(obj runtime.Object, newFunc internalinterfaces.NewInformerFunc) cache.SharedIndexInformer {
-	return f.factory.InformerFor(obj, func(resync time.Duration) cache.SharedIndexInformer {
+	return f.Factory.InformerFor(obj, func(resync time.Duration) cache.SharedIndexInformer {
 		return newFunc(f.client, resync)
 	})
 }
@@ -185,9 +164,9 @@ type SharedInformerFactory interface {
 }
 
 func (f *sharedInformerFactory) Apps() apps.Interface {
-	return apps.New(f, f.factory.Namespace(), f.factory.TweakListOptions())
+	return apps.New(f, f.Namespace(), f.TweakListOptions())
 }
 
 func (f *sharedInformerFactory) Core() core.Interface {
-	return core.New(f, f.factory.Namespace(), f.factory.TweakListOptions())
+	return core.New(f, f.Namespace(), f.TweakListOptions())
 }
