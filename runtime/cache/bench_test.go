@@ -1,6 +1,6 @@
 package cache_test
 
-// Side-by-side benchmarks of this package's ThreadSafeStore and client-go's
+// Side-by-side benchmarks of this package's Indexer and client-go's
 // Indexer (tools/cache.NewIndexer, the store informers use) on the same
 // 100,000 pods from internal/testpods. Every benchmark has a client-go twin
 // in the same run: BenchmarkX/.../ours and BenchmarkX/.../clientgo.
@@ -41,11 +41,14 @@ var allIndexes = []string{nsIndex, nodeIndex, appIndex}
 // newOurs returns our store with all three indexes. The namespace index is
 // redundant for ours (the store groups objects by namespace) but is kept so
 // that both stores do the same work.
-func newOurs() *cache.ThreadSafeStore[pod] { return newOursWith(allIndexes...) }
+func newOurs() *cache.Indexer[pod] { return newOursWith(allIndexes...) }
 
 // newOursWith returns our store with the named indexes only.
-func newOursWith(names ...string) *cache.ThreadSafeStore[pod] {
-	s := cache.NewThreadSafeStore(oursIndexers(names...))
+func newOursWith(names ...string) *cache.Indexer[pod] {
+	s, err := cache.NewIndexer(oursIndexers(names...))
+	if err != nil {
+		panic(err)
+	}
 	if slices.Contains(names, appIndex) {
 		if err := s.AddLabelIndex(appIndex, "app"); err != nil {
 			panic(err)
@@ -113,7 +116,7 @@ type fixture struct {
 	versionsAny [2][]any
 
 	// Read-only stores holding pods, for the lookup benchmarks.
-	ours     *cache.ThreadSafeStore[pod]
+	ours     *cache.Indexer[pod]
 	clientgo clientcache.Indexer
 
 	nodes      []string // every node runs 100 pods, one per namespace

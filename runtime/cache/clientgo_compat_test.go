@@ -1084,7 +1084,7 @@ func TestStoreOf(t *testing.T) {
 func TestAddIndexesAndToIndexersAgree(t *testing.T) {
 	funcs := Indexers[*corev1.Pod]{"node": byNode, "image": byImage}
 	labelIndexes := map[string]string{"by-app": "app", "by-team": "team"}
-	ours := NewThreadSafeStore[*corev1.Pod](nil)
+	ours := must(NewIndexer[*corev1.Pod](nil))
 	view := ours.AsIndexer()
 	ref := cache.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{})
 	pods := []*corev1.Pod{
@@ -1255,7 +1255,7 @@ func TestAddIndexesRefusedAddsNothing(t *testing.T) {
 		"a label index without a label key": {Indexers[*corev1.Pod]{"node": byNode}, map[string]string{"by-app": "app", "empty": ""}},
 		"a name used twice":                 {Indexers[*corev1.Pod]{"node": byNode, "dup": byImage}, map[string]string{"dup": "app"}},
 	} {
-		s := NewThreadSafeStore[*corev1.Pod](nil)
+		s := must(NewIndexer[*corev1.Pod](nil))
 		s.Add(pod("a", "p1", "n1", nil, "app", "web"))
 		if err := AddIndexes(s.AsIndexer(), tc.funcs, tc.labelIndexes); err == nil {
 			t.Errorf("AddIndexes with %s succeeded", name)

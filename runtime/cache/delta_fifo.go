@@ -18,18 +18,15 @@ var ErrFIFOClosed = cache.ErrFIFOClosed
 
 // KnownObjects is what a DeltaFIFO asks about the objects its consumer already
 // holds (normally the informer's store): Replace infers deletes from it, Resync
-// re-delivers its objects, and Delete consults it. ThreadSafeStore implements
+// re-delivers its objects, and Delete consults it. Indexer implements
 // it.
 type KnownObjects[T any] interface {
 	Get(key ObjectName) (T, bool)
 	ListKeys() []ObjectName
 }
 
-// PopProcessFunc processes the deltas of one object. isInInitialList is true
-// while the queue has not yet synced, that is, for the objects of the first
-// Replace (semantics item 13). Returning an error puts the deltas back in the
-// queue, ahead of any deltas for the same key that arrived meanwhile.
-type PopProcessFunc[T any] func(key ObjectName, deltas Deltas[T], isInInitialList bool) error
+// popProcessFunc is the type of Pop's process function.
+type popProcessFunc[T any] = func(key ObjectName, deltas Deltas[T], isInInitialList bool) error
 
 // DeltaFIFOOptions configure a DeltaFIFO. The zero value is valid.
 type DeltaFIFOOptions[T any] struct {
@@ -433,11 +430,17 @@ func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 }
 
 // Pop waits for a queued key, removes it with its deltas and calls process
-// with the lock released. It returns process's error, after putting the
-// deltas back ahead of any that arrived meanwhile; ErrFIFOClosed once the
-// queue is closed and empty; or ctx's error. Pop must not be called
-// concurrently with itself.
-func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) error {
+// with the lock released. isInInitialList is true while the queue has not
+// yet synced, that is, for the objects of the first Replace. Pop returns
+// process's error, after putting the deltas back ahead of any that arrived
+// meanwhile; ErrFIFOClosed once the queue is closed and empty; or ctx's
+// error. Pop must not be called concurrently with itself.
+//
+// When process panics, the queue is left consistent and the panic goes on to
+// Pop's caller: the key is no longer in flight, its deltas are dropped as
+// client-go's DeltaFIFO drops them, and it counts as processed for HasSynced
+// (a key whose processing always panics must not keep the queue unsynced).
+func (f *DeltaFIFO[T]) Pop(ctx context.Context, process func(key ObjectName, deltas Deltas[T], isInInitialList bool) error) error {
 	f.popMu.Lock()
 	defer f.popMu.Unlock()
 	f.mu.Lock()
@@ -475,10 +478,18 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) error
 	f.inflight, f.inflightKey = true, key
 	f.inflightNewest, _ = deltas.Newest()
 	f.mu.Unlock()
+	returned := false
+	defer func() {
+		if !returned { // process panicked; the deferred f.mu.Unlock follows
+			f.mu.Lock()
+			f.endInflightLocked()
+			f.processedLocked(key)
+		}
+	}()
 	err := process(key, deltas, isInInitialList)
+	returned = true
 	f.mu.Lock()
-	f.inflight, f.inflightKey = false, ObjectName{}
-	f.inflightNewest = Delta[T]{}
+	f.endInflightLocked()
 
 	if err != nil {
 		if newer, ok := f.items[key]; ok {
@@ -493,12 +504,24 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process PopProcessFunc[T]) error
 		}
 		return err
 	}
+	f.processedLocked(key)
+	return nil
+}
+
+// endInflightLocked records that Pop's process function has returned.
+func (f *DeltaFIFO[T]) endInflightLocked() {
+	f.inflight, f.inflightKey = false, ObjectName{}
+	f.inflightNewest = Delta[T]{}
+}
+
+// processedLocked records that key's deltas have been processed, for
+// HasSynced.
+func (f *DeltaFIFO[T]) processedLocked(key ObjectName) {
 	delete(f.initialKeys, key)
 	if len(f.initialKeys) == 0 && !f.replacing {
 		f.initialKeys = nil // the first list is done: release its keys
 	}
 	f.checkSyncedLocked()
-	return nil
 }
 
 // HasSynced reports whether the first Replace has completed and every key

@@ -41,9 +41,9 @@ func fifoPod(name, rv string) *corev1.Pod {
 
 func fifoKey(name string) ObjectName { return ObjectName{Namespace: "ns", Name: name} }
 
-// fifoStore returns a ThreadSafeStore (used as KnownObjects) holding objs.
-func fifoStore(objs ...*corev1.Pod) *ThreadSafeStore[*corev1.Pod] {
-	s := NewThreadSafeStore[*corev1.Pod](nil)
+// fifoStore returns a Indexer (used as KnownObjects) holding objs.
+func fifoStore(objs ...*corev1.Pod) *Indexer[*corev1.Pod] {
+	s := must(NewIndexer[*corev1.Pod](nil))
 	for _, o := range objs {
 		s.Add(o)
 	}
@@ -784,7 +784,7 @@ func TestDeltaFIFO_InFlightKeyReplace(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var opts fifoOpts
-			var store *ThreadSafeStore[*corev1.Pod]
+			var store *Indexer[*corev1.Pod]
 			if tc.known != nil {
 				store = fifoStore(tc.known...)
 				opts.KnownObjects = store

@@ -1,8 +1,8 @@
 package cache
 
-// Differential test of ThreadSafeStore and Lister against client-go.
+// Differential test of Indexer and Lister against client-go.
 //
-// Random sequences of writes go to our ThreadSafeStore[*corev1.Pod] and to
+// Random sequences of writes go to our Indexer[*corev1.Pod] and to
 // client-go's cache.NewIndexer(cache.MetaNamespaceKeyFunc, ...) with the same
 // indexes; after every few steps every read of both is compared. A quarter
 // of the writes go through the store's client-go view (AsIndexer), and every
@@ -193,7 +193,7 @@ type diffRun struct {
 	requirements []labels.Requirement     // what random selectors combine
 	seen         map[*corev1.Pod]struct{} // scratch set of sameFast
 
-	ours *ThreadSafeStore[*corev1.Pod]
+	ours *Indexer[*corev1.Pod]
 	view cache.TypedIndexer[*corev1.Pod] // ours.AsIndexer()
 	ref  cache.Indexer
 	// lister reads ours through the view; clientLister is our Lister over
@@ -211,11 +211,11 @@ func newDiffRun(t *testing.T, seed uint64, requirements []labels.Requirement) *d
 		requirements: requirements,
 		seen:         map[*corev1.Pod]struct{}{},
 	}
-	d.ours = NewThreadSafeStore(Indexers[*corev1.Pod]{
+	d.ours = must(NewIndexer(Indexers[*corev1.Pod]{
 		cache.NamespaceIndex: podNamespace,
 		"node":               podNode,
 		"images":             podImages,
-	})
+	}))
 	d.must(d.ours.AddLabelIndex("app", "app"))
 	d.view = d.ours.AsIndexer()
 	// The key function of an informer's indexer, which takes tombstones.

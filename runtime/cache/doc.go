@@ -1,6 +1,6 @@
 // Package cache is the typed data path shared by every informer that
 // informer-gen-plus generates: the shared informer (SharedIndexInformer), a
-// thread-safe, indexed object store (ThreadSafeStore), the queue that feeds it
+// thread-safe, indexed object store (Indexer), the queue that feeds it
 // (DeltaFIFO) and the lister base that generated listers wrap (Lister,
 // NamespaceLister).
 //
@@ -8,7 +8,7 @@
 // cache.TypedSharedIndexInformer[T]: handlers are client-go's (untyped
 // cache.ResourceEventHandler, typed cache.TypedResourceEventHandler[T]),
 // GetIndexer and GetStore are client-go views of the typed store
-// (ThreadSafeStore.AsIndexer), and code written for client-go's informers
+// (Indexer.AsIndexer), and code written for client-go's informers
 // uses it unchanged. TypedStore, StoreOf and the listers reach the typed
 // store itself.
 //

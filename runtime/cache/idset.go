@@ -2,7 +2,7 @@ package cache
 
 import "slices"
 
-// slot identifies an object inside a ThreadSafeStore. Slots are reused after
+// slot identifies an object inside a Indexer. Slots are reused after
 // the object they named is deleted; index sets hold slots, never objects, so an
 // update that does not change an object's index values leaves the indexes
 // untouched.

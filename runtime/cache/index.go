@@ -2,14 +2,19 @@ package cache
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
+
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 )
 
 // IndexFunc computes the values under which obj is indexed. It is called with
-// the store's write lock held, must not fail, must not mutate obj and must not
-// call back into the store. It may return no value (obj is not indexed) or the
-// same value more than once (obj is then listed once under that value).
+// the store's write lock held, must not mutate obj and must not call back
+// into the store. A panic is reported through utilruntime.HandleError and obj
+// then gets no value in that index. It may return no value (obj is not
+// indexed) or the same value more than once (obj is then listed once under
+// that value).
 type IndexFunc[T any] func(obj T) []string
 
 // Indexers maps index names to index functions.
@@ -181,6 +186,21 @@ func (ix *index[T]) values(obj T, buf []string) []string {
 		}
 		return buf
 	}
+	return ix.call(obj)
+}
+
+// call runs the index function on obj. A panic is reported through
+// utilruntime.HandleError, as an index function's error is, and obj gets no
+// value in this index: a bad index function cannot take the informer down or
+// lose the object. Index functions are deterministic, so removing obj later
+// finds no value either and the index stays consistent.
+func (ix *index[T]) call(obj T) (values []string) {
+	defer func() {
+		if r := recover(); r != nil {
+			utilruntime.HandleError(fmt.Errorf("index function %q panicked on %s: %v", ix.name, KeyOf(obj).String(), r))
+			values = nil
+		}
+	}()
 	return ix.fn(obj)
 }
 

@@ -11,7 +11,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// indexerView is client-go's cache.TypedIndexer[T] over a ThreadSafeStore:
+// indexerView is client-go's cache.TypedIndexer[T] over a Indexer:
 // the same objects and indexes, reached through client-go's untyped
 // interface. It holds no state of its own.
 //
@@ -20,7 +20,7 @@ import (
 // has been added explicitly. Registering cache.MetaNamespaceIndexFunc under
 // that name (as informer-gen's informers do) is accepted and changes nothing.
 type indexerView[T Object] struct {
-	store *ThreadSafeStore[T]
+	store *Indexer[T]
 }
 
 var _ cache.TypedIndexer[*metav1.PartialObjectMetadata] = (*indexerView[*metav1.PartialObjectMetadata])(nil)
@@ -28,13 +28,13 @@ var _ cache.TypedIndexer[*metav1.PartialObjectMetadata] = (*indexerView[*metav1.
 // AsIndexer returns a client-go cache.TypedIndexer (and so cache.Indexer and
 // cache.Store) over the store. Writes through it write the store; objects of
 // another type than T are refused with an error. StoreOf recovers the store.
-func (s *ThreadSafeStore[T]) AsIndexer() cache.TypedIndexer[T] { return &indexerView[T]{store: s} }
+func (s *Indexer[T]) AsIndexer() cache.TypedIndexer[T] { return &indexerView[T]{store: s} }
 
 // StoreOf returns the typed store behind a client-go store returned by an
 // informer of this package (GetIndexer, GetStore, GetTypedIndexer) or by
-// ThreadSafeStore.AsIndexer, and false for any other store, such as one
+// Indexer.AsIndexer, and false for any other store, such as one
 // client-go's cache.NewIndexer made.
-func StoreOf[T Object](store cache.Store) (*ThreadSafeStore[T], bool) {
+func StoreOf[T Object](store cache.Store) (*Indexer[T], bool) {
 	if v, ok := store.(*indexerView[T]); ok {
 		return v.store, true
 	}

@@ -131,9 +131,12 @@ func buildOursUntyped(s *script, c *counter, dropManagedFields bool) informer {
 
 func buildOursWith(s *script, c *counter, dropManagedFields, untyped bool) informer {
 	lw := cache.NewListWatch[pod](s.listPods, s.watchPods, noWatchList{})
-	inf := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[pod]{
+	inf, err := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[pod]{
 		Indexers: oursIndexers(allIndexes...),
 	})
+	if err != nil {
+		panic(err)
+	}
 	if err := inf.TypedStore().AddLabelIndex(appIndex, "app"); err != nil {
 		panic(err)
 	}
@@ -143,7 +146,6 @@ func buildOursWith(s *script, c *counter, dropManagedFields, untyped bool) infor
 		}
 	}
 	var reg clientcache.ResourceEventHandlerRegistration
-	var err error
 	if untyped {
 		reg, err = inf.AddEventHandler(clientGoCountingHandler(c))
 	} else {

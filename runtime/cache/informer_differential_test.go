@@ -500,13 +500,13 @@ func infdAddHandlers(t *testing.T, s *infdSide, inf cache.TypedSharedIndexInform
 func newOurSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
 	s := newInfdSide("ours", world, hold)
 	lw := NewListWatch[*corev1.Pod](s.ep.List, s.ep.Watch, infdNoWatchListClient{})
-	inf := NewSharedIndexInformer(lw, SharedIndexInformerOptions[*corev1.Pod]{
+	inf := must(NewSharedIndexInformer(lw, SharedIndexInformerOptions[*corev1.Pod]{
 		Name: "differential-ours",
 		Indexers: Indexers[*corev1.Pod]{infdIndex: func(p *corev1.Pod) []string {
 			<-s.gate
 			return infdNode(p)
 		}},
-	})
+	}))
 	reg, err := inf.AddTypedEventHandler(cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 		AddFunc: func(p *corev1.Pod, initial bool) { s.rec.record(KeyOf(p), infdAddCall(p, initial), p) },
 		UpdateFunc: func(old, new *corev1.Pod) {

@@ -12,7 +12,7 @@ import (
 
 // Lister reads one resource from a client-go cache.Indexer. It is the base
 // that generated listers wrap, one line per method. Over an indexer of this
-// package (an informer's GetIndexer, or ThreadSafeStore.AsIndexer) it reads
+// package (an informer's GetIndexer, or Indexer.AsIndexer) it reads
 // the typed store directly: lookups neither allocate per object nor
 // type-assert, and namespace-scoped ones cost in proportion to that
 // namespace. Over any other indexer (client-go's cache.NewIndexer, as tests
@@ -21,7 +21,7 @@ import (
 // Lister values are cheap to copy and safe for concurrent use; the objects
 // they return are shared with the store and must not be mutated.
 type Lister[T Object] struct {
-	store    *ThreadSafeStore[T] // nil when indexer is not one of ours
+	store    *Indexer[T] // nil when indexer is not one of ours
 	indexer  cache.Indexer
 	resource schema.GroupResource
 }
@@ -34,12 +34,12 @@ func NewLister[T Object](indexer cache.Indexer, resource schema.GroupResource) L
 }
 
 // NewStoreLister returns a lister over a typed store.
-func NewStoreLister[T Object](store *ThreadSafeStore[T], resource schema.GroupResource) Lister[T] {
+func NewStoreLister[T Object](store *Indexer[T], resource schema.GroupResource) Lister[T] {
 	return Lister[T]{store: store, indexer: store.AsIndexer(), resource: resource}
 }
 
 // List returns the objects, in every namespace, whose labels match selector
-// (see ThreadSafeStore.Select for how label indexes narrow the search).
+// (see Indexer.Select for how label indexes narrow the search).
 func (l Lister[T]) List(selector labels.Selector) ([]T, error) {
 	if l.store != nil {
 		return l.store.Select("", selector), nil

@@ -42,9 +42,9 @@ var testListerKinds = []struct {
 	}},
 }
 
-func newTestListerStore(t *testing.T, pods []*corev1.Pod) *ThreadSafeStore[*corev1.Pod] {
+func newTestListerStore(t *testing.T, pods []*corev1.Pod) *Indexer[*corev1.Pod] {
 	t.Helper()
-	s := NewThreadSafeStore[*corev1.Pod](nil)
+	s := must(NewIndexer[*corev1.Pod](nil))
 	if err := AddIndexes(s.AsIndexer(), testIndexers(), map[string]string{"app": "app"}); err != nil {
 		t.Fatal(err)
 	}

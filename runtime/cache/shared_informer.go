@@ -62,7 +62,7 @@ type SharedIndexInformer[T Object] struct {
 	lw        *ListWatch[T]
 	opts      SharedIndexInformerOptions[T]
 	clock     clock.Clock
-	indexer   *ThreadSafeStore[T]
+	indexer   *Indexer[T]
 	view      *indexerView[T]
 	processor *processor[T]
 	// synced is closed once the informer has synced (HasSyncedChecker).
@@ -75,7 +75,7 @@ type SharedIndexInformer[T Object] struct {
 	mu                sync.Mutex // guards the fields below
 	started, stopped  bool
 	fifo              *DeltaFIFO[T]
-	reflector         *Reflector[T]
+	controller         *controller[T]
 	transform         TransformFunc[T]
 	watchErrorHandler cache.WatchErrorHandlerWithContext
 	resyncCheckPeriod time.Duration
@@ -88,12 +88,23 @@ var (
 )
 
 // NewSharedIndexInformer returns an informer over lw. Nothing runs until Run.
-func NewSharedIndexInformer[T Object](lw *ListWatch[T], opts SharedIndexInformerOptions[T]) *SharedIndexInformer[T] {
+// Invalid options (an index without a function, a negative MaxQueueSize) are
+// an error. A ResyncPeriod of zero or less disables resync, as in client-go.
+func NewSharedIndexInformer[T Object](lw *ListWatch[T], opts SharedIndexInformerOptions[T]) (*SharedIndexInformer[T], error) {
+	if lw == nil {
+		return nil, errors.New("informer needs a ListWatch")
+	}
+	if opts.MaxQueueSize < 0 {
+		return nil, fmt.Errorf("informer %q: negative MaxQueueSize %d", opts.Name, opts.MaxQueueSize)
+	}
 	clk := opts.Clock
 	if clk == nil {
 		clk = clock.RealClock{}
 	}
-	store := NewThreadSafeStore(opts.Indexers)
+	store, err := NewIndexer(opts.Indexers)
+	if err != nil {
+		return nil, fmt.Errorf("informer %q: %w", opts.Name, err)
+	}
 	return &SharedIndexInformer[T]{
 		lw:                lw,
 		opts:              opts,
@@ -103,7 +114,7 @@ func NewSharedIndexInformer[T Object](lw *ListWatch[T], opts SharedIndexInformer
 		processor:         &processor[T]{},
 		synced:            make(chan struct{}),
 		resyncCheckPeriod: opts.ResyncPeriod,
-	}
+	}, nil
 }
 
 // errStarted and errStopped are returned by methods that cannot run in the
@@ -171,10 +182,10 @@ func (s *SharedIndexInformer[T]) SetWatchErrorHandlerWithContext(handler cache.W
 
 // TypedStore returns the informer's store. Listers read it; writing to it
 // directly desynchronises the informer from its handlers.
-func (s *SharedIndexInformer[T]) TypedStore() *ThreadSafeStore[T] { return s.indexer }
+func (s *SharedIndexInformer[T]) TypedStore() *Indexer[T] { return s.indexer }
 
 // GetIndexer returns a client-go view of the informer's store (see
-// ThreadSafeStore.AsIndexer). Writing through it desynchronises the informer
+// Indexer.AsIndexer). Writing through it desynchronises the informer
 // from its handlers, as with client-go's.
 func (s *SharedIndexInformer[T]) GetIndexer() cache.Indexer { return s.view }
 
@@ -232,7 +243,7 @@ func (s *SharedIndexInformer[T]) HasSyncedChecker() cache.DoneChecker {
 // before Run.
 func (s *SharedIndexInformer[T]) LastSyncResourceVersion() string {
 	s.mu.Lock()
-	r := s.reflector
+	r := s.controller
 	s.mu.Unlock()
 	if r == nil {
 		return ""
@@ -390,7 +401,7 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 			return err
 		}
 	}
-	s.reflector = NewReflector(s.lw, s.fifo, process, ReflectorOptions{
+	s.controller = newController(s.lw, s.fifo, process, controllerOptions{
 		Name:              s.opts.Name,
 		ResyncPeriod:      s.resyncCheckPeriod,
 		ShouldResync:      func() bool { return s.processor.shouldResync(s.clock.Now()) },
@@ -398,7 +409,7 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 	})
 	s.started = true
 	s.processor.start(logger)
-	reflector, fifoSynced := s.reflector, s.fifo.Synced()
+	ctrl, fifoSynced := s.controller, s.fifo.Synced()
 	s.mu.Unlock()
 
 	var watchSynced sync.WaitGroup
@@ -409,7 +420,7 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 		case <-ctx.Done():
 		}
 	})
-	reflector.Run(ctx)
+	ctrl.Run(ctx)
 	watchSynced.Wait()
 
 	s.mu.Lock()

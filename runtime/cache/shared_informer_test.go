@@ -443,7 +443,7 @@ func clientInformer(client *fake.Clientset, opts podInformerOptions) (*podInform
 		}
 		return w, err
 	}
-	return NewSharedIndexInformer(NewListWatch[*corev1.Pod](pods.List, watchFn, client), opts), watching
+	return must(NewSharedIndexInformer(NewListWatch[*corev1.Pod](pods.List, watchFn, client), opts)), watching
 }
 
 // scriptedLW is a ListWatch whose lists return what the test set, and whose
@@ -512,7 +512,7 @@ func (s *scriptedLW) listWatch() *ListWatch[*corev1.Pod] {
 
 // informer returns an informer over s.
 func (s *scriptedLW) informer(opts podInformerOptions) *podInformer {
-	return NewSharedIndexInformer(s.listWatch(), opts)
+	return must(NewSharedIndexInformer(s.listWatch(), opts))
 }
 
 // nextWatch waits for the reflector's next watch.

@@ -14,72 +14,6 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// Indexer is the typed, indexed object store an informer keeps and listers
-// read. ThreadSafeStore implements it.
-//
-// Objects returned by any method are the stored pointers, shared with every
-// other reader: callers must not mutate them (client-go's contract, semantics
-// item 41).
-type Indexer[T Object] interface {
-	// Add stores obj under its key, replacing any object stored under it. It
-	// is the same as Update.
-	Add(obj T)
-	// Update stores obj under its key, replacing any object stored under it.
-	Update(obj T)
-	// Delete removes the object stored under key, if any.
-	Delete(key ObjectName)
-	// Replace replaces the whole content of the store with objs and rebuilds
-	// every index. When objs holds two objects with one key, the later wins.
-	Replace(objs []T)
-
-	// Get returns the object stored under key.
-	Get(key ObjectName) (T, bool)
-	// GetByKey returns the object stored under a client-go string key
-	// ("namespace/name" or "name"); any other form is an error.
-	GetByKey(key string) (T, bool, error)
-	// Len returns the number of stored objects.
-	Len() int
-	// List returns every stored object, in no particular order.
-	List() []T
-	// ListKeys returns the key of every stored object, in no particular order.
-	ListKeys() []ObjectName
-	// ListNamespace returns the objects of one namespace, in no particular
-	// order, at a cost proportional to their number.
-	ListNamespace(namespace string) []T
-	// Select returns the objects of namespace (all namespaces when it is
-	// empty) whose labels match selector, using a label index to narrow the
-	// candidates where the selector allows it.
-	Select(namespace string, selector labels.Selector) []T
-
-	// AddIndexers adds indexes; existing objects are indexed at once. A name
-	// that is already in use is an error, and then no index is added.
-	AddIndexers(indexers Indexers[T]) error
-	// AddLabelIndex adds an index, named name, of the value of the label
-	// labelKey (objects without that label are not indexed). Select uses it to
-	// narrow selectors that require an exact value of that label.
-	AddLabelIndex(name, labelKey string) error
-	// IndexNames returns the names of the indexes, sorted.
-	IndexNames() []string
-	// ByIndex returns the objects indexed under value, in no particular order.
-	ByIndex(indexName, value string) ([]T, error)
-	// ByIndexInNamespace returns the objects of one namespace indexed under
-	// value, at a cost proportional to their number.
-	ByIndexInNamespace(indexName, namespace, value string) ([]T, error)
-	// IndexedObjects visits the objects indexed under value (in namespace
-	// when it is not empty) without allocating once warmed up. The objects
-	// are collected under the read lock and visited after it is released, so
-	// the loop body may use the store.
-	IndexedObjects(indexName, namespace, value string) iter.Seq[T]
-	// Index returns the objects that share at least one value of the index
-	// with obj, each once.
-	Index(indexName string, obj T) ([]T, error)
-	// IndexKeys returns the keys of the objects indexed under value, sorted.
-	IndexKeys(indexName, value string) ([]ObjectName, error)
-	// ListIndexFuncValues returns every value under which at least one object
-	// is indexed, sorted.
-	ListIndexFuncValues(indexName string) []string
-}
-
 // entry is what a slot holds: the object and its interned namespace. The
 // object's name is not repeated: keys are read from the object.
 type entry[T Object] struct {
@@ -93,15 +27,19 @@ type namespace struct {
 	names map[string]slot
 }
 
-// ThreadSafeStore is the Indexer implementation: objects, index definitions and
-// index contents behind one sync.RWMutex. The zero value is not usable; call
-// NewThreadSafeStore.
+// Indexer is the typed, indexed object store an informer keeps and listers
+// read, the counterpart of what client-go's cache.NewIndexer returns: objects,
+// index definitions and index contents behind one sync.RWMutex. It is safe for
+// concurrent use. The zero value is not usable; call NewIndexer.
+//
+// Objects returned by any method are the stored pointers, shared with every
+// other reader: callers must not mutate them (client-go's contract).
 //
 // Every object gets a slot (a small integer) and every namespace an id.
 // Objects are found by key through a per-namespace map of names to slots;
 // indexes map values to buckets of (namespace id, slot) members. Namespace
 // ids are kept until Replace, even once their namespace is empty.
-type ThreadSafeStore[T Object] struct {
+type Indexer[T Object] struct {
 	mu sync.RWMutex
 
 	namespaces map[string]*namespace
@@ -121,33 +59,36 @@ type ThreadSafeStore[T Object] struct {
 	rv string
 }
 
-// NewThreadSafeStore returns an empty store with the given indexes.
-func NewThreadSafeStore[T Object](indexers Indexers[T]) *ThreadSafeStore[T] {
-	s := &ThreadSafeStore[T]{
+// NewIndexer returns an empty store with the given indexes. An index without
+// a function is an error.
+func NewIndexer[T Object](indexers Indexers[T]) (*Indexer[T], error) {
+	s := &Indexer[T]{
 		namespaces:   map[string]*namespace{},
 		indexByName:  map[string]*index[T]{},
 		labelIndexes: map[string]*index[T]{},
 	}
-	// Names are new and the store is empty: this cannot fail.
-	_ = s.AddIndexers(indexers)
-	return s
+	if err := s.AddIndexers(indexers); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
-// Add implements Indexer.
-func (s *ThreadSafeStore[T]) Add(obj T) { s.Upsert(obj) }
+// Add stores obj under its key, replacing any object stored under it. It
+// is the same as Update.
+func (s *Indexer[T]) Add(obj T) { s.Upsert(obj) }
 
-// Update implements Indexer.
-func (s *ThreadSafeStore[T]) Update(obj T) { s.Upsert(obj) }
+// Update stores obj under its key, replacing any object stored under it.
+func (s *Indexer[T]) Update(obj T) { s.Upsert(obj) }
 
 // Upsert stores obj under its key and returns the object it replaced, if any,
 // in one critical section.
-func (s *ThreadSafeStore[T]) Upsert(obj T) (old T, existed bool) {
+func (s *Indexer[T]) Upsert(obj T) (old T, existed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.upsertLocked(obj)
 }
 
-func (s *ThreadSafeStore[T]) upsertLocked(obj T) (old T, existed bool) {
+func (s *Indexer[T]) upsertLocked(obj T) (old T, existed bool) {
 	s.rv = obj.GetResourceVersion()
 	ns := s.namespaceLocked(obj.GetNamespace())
 	name := obj.GetName()
@@ -168,7 +109,7 @@ func (s *ThreadSafeStore[T]) upsertLocked(obj T) (old T, existed bool) {
 }
 
 // namespaceLocked returns the namespace called name, creating it if needed.
-func (s *ThreadSafeStore[T]) namespaceLocked(name string) *namespace {
+func (s *Indexer[T]) namespaceLocked(name string) *namespace {
 	ns := s.namespaces[name]
 	if ns == nil {
 		ns = &namespace{id: s.nextNS, names: map[string]slot{}}
@@ -178,7 +119,7 @@ func (s *ThreadSafeStore[T]) namespaceLocked(name string) *namespace {
 	return ns
 }
 
-func (s *ThreadSafeStore[T]) allocate(e entry[T]) slot {
+func (s *Indexer[T]) allocate(e entry[T]) slot {
 	s.count++
 	if n := len(s.free); n > 0 {
 		id := s.free[n-1]
@@ -190,13 +131,14 @@ func (s *ThreadSafeStore[T]) allocate(e entry[T]) slot {
 	return slot(len(s.entries) - 1)
 }
 
-// Delete implements Indexer. Deleting a missing key is a no-op (semantics
+// Delete removes the object stored under key, if any.
+// Deleting a missing key is a no-op (semantics
 // item 39).
-func (s *ThreadSafeStore[T]) Delete(key ObjectName) { s.Remove(key) }
+func (s *Indexer[T]) Delete(key ObjectName) { s.Remove(key) }
 
 // Remove deletes the object stored under key and returns it, if any, in one
 // critical section.
-func (s *ThreadSafeStore[T]) Remove(key ObjectName) (old T, existed bool) {
+func (s *Indexer[T]) Remove(key ObjectName) (old T, existed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ns := s.namespaces[key.Namespace]
@@ -219,8 +161,9 @@ func (s *ThreadSafeStore[T]) Remove(key ObjectName) (old T, existed bool) {
 	return old, true
 }
 
-// Replace implements Indexer.
-func (s *ThreadSafeStore[T]) Replace(objs []T) {
+// Replace replaces the whole content of the store with objs and rebuilds
+// every index. When objs holds two objects with one key, the later wins.
+func (s *Indexer[T]) Replace(objs []T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.namespaces = map[string]*namespace{}
@@ -239,7 +182,7 @@ func (s *ThreadSafeStore[T]) Replace(objs []T) {
 // scopeLocked translates a namespace name to a lookup scope; the empty name
 // means every namespace. ok is false when no object was ever stored in the
 // namespace.
-func (s *ThreadSafeStore[T]) scopeLocked(namespaceName string) (sc scope, ok bool) {
+func (s *Indexer[T]) scopeLocked(namespaceName string) (sc scope, ok bool) {
 	if namespaceName == "" {
 		return everywhere, true
 	}
@@ -250,8 +193,8 @@ func (s *ThreadSafeStore[T]) scopeLocked(namespaceName string) (sc scope, ok boo
 	return scope{ns: ns.id}, true
 }
 
-// Get implements Indexer.
-func (s *ThreadSafeStore[T]) Get(key ObjectName) (T, bool) {
+// Get returns the object stored under key.
+func (s *Indexer[T]) Get(key ObjectName) (T, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if ns := s.namespaces[key.Namespace]; ns != nil {
@@ -263,8 +206,9 @@ func (s *ThreadSafeStore[T]) Get(key ObjectName) (T, bool) {
 	return zero, false
 }
 
-// GetByKey implements Indexer.
-func (s *ThreadSafeStore[T]) GetByKey(key string) (T, bool, error) {
+// GetByKey returns the object stored under a client-go string key
+// ("namespace/name" or "name"); any other form is an error.
+func (s *Indexer[T]) GetByKey(key string) (T, bool, error) {
 	name, err := cache.ParseObjectName(key)
 	if err == nil && name.Namespace == "" && strings.Contains(key, "/") {
 		err = fmt.Errorf("malformed key %q: empty namespace", key)
@@ -277,15 +221,15 @@ func (s *ThreadSafeStore[T]) GetByKey(key string) (T, bool, error) {
 	return obj, ok, nil
 }
 
-// Len implements Indexer.
-func (s *ThreadSafeStore[T]) Len() int {
+// Len returns the number of stored objects.
+func (s *Indexer[T]) Len() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.count
 }
 
-// List implements Indexer.
-func (s *ThreadSafeStore[T]) List() []T {
+// List returns every stored object, in no particular order.
+func (s *Indexer[T]) List() []T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]T, 0, s.count)
@@ -295,8 +239,8 @@ func (s *ThreadSafeStore[T]) List() []T {
 	return out
 }
 
-// ListKeys implements Indexer.
-func (s *ThreadSafeStore[T]) ListKeys() []ObjectName {
+// ListKeys returns the key of every stored object, in no particular order.
+func (s *Indexer[T]) ListKeys() []ObjectName {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]ObjectName, 0, s.count)
@@ -307,7 +251,7 @@ func (s *ThreadSafeStore[T]) ListKeys() []ObjectName {
 }
 
 // liveLocked yields every stored object.
-func (s *ThreadSafeStore[T]) liveLocked() iter.Seq[T] {
+func (s *Indexer[T]) liveLocked() iter.Seq[T] {
 	return func(yield func(T) bool) {
 		var zero T
 		for _, e := range s.entries {
@@ -318,8 +262,9 @@ func (s *ThreadSafeStore[T]) liveLocked() iter.Seq[T] {
 	}
 }
 
-// ListNamespace implements Indexer.
-func (s *ThreadSafeStore[T]) ListNamespace(namespace string) []T {
+// ListNamespace returns the objects of one namespace, in no particular
+// order, at a cost proportional to their number.
+func (s *Indexer[T]) ListNamespace(namespace string) []T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ns := s.namespaces[namespace]
@@ -333,14 +278,17 @@ func (s *ThreadSafeStore[T]) ListNamespace(namespace string) []T {
 	return out
 }
 
-// Select implements Indexer. An empty selector selects everything and
+// Select returns the objects of namespace (all namespaces when it is
+// empty) whose labels match selector, using a label index to narrow the
+// candidates where the selector allows it.
+// An empty selector selects everything and
 // labels.Nothing() selects nothing, without looking at labels (semantics
 // item 42). When the selector requires an exact value (=, == or a one-value
 // in) of a label that has a label index, only the objects indexed under that
 // value are matched against the selector (and not at all when that is the
 // selector's only requirement); when several such labels exist, the one with
 // the fewest candidates is used.
-func (s *ThreadSafeStore[T]) Select(namespace string, selector labels.Selector) []T {
+func (s *Indexer[T]) Select(namespace string, selector labels.Selector) []T {
 	if labels.MatchesNothing(selector) {
 		return nil
 	}
@@ -391,7 +339,7 @@ func (s *ThreadSafeStore[T]) Select(namespace string, selector labels.Selector) 
 // narrowestLocked returns the label index and value that leave the fewest
 // candidates for reqs in scope, and that number; nil when no requirement can
 // use a label index.
-func (s *ThreadSafeStore[T]) narrowestLocked(sc scope, reqs labels.Requirements) (*index[T], string, int) {
+func (s *Indexer[T]) narrowestLocked(sc scope, reqs labels.Requirements) (*index[T], string, int) {
 	var best *index[T]
 	var bestValue string
 	bestCount := 0
@@ -420,9 +368,11 @@ func exactValue(r labels.Requirement) bool {
 	return false
 }
 
-// AddIndexers implements Indexer. Adding indexes to a store that holds
+// AddIndexers adds indexes; existing objects are indexed at once. A name
+// that is already in use is an error, and then no index is added.
+// Adding indexes to a store that holds
 // objects indexes them under the write lock (semantics item 38).
-func (s *ThreadSafeStore[T]) AddIndexers(indexers Indexers[T]) error {
+func (s *Indexer[T]) AddIndexers(indexers Indexers[T]) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for name, fn := range indexers {
@@ -439,8 +389,10 @@ func (s *ThreadSafeStore[T]) AddIndexers(indexers Indexers[T]) error {
 	return nil
 }
 
-// AddLabelIndex implements Indexer.
-func (s *ThreadSafeStore[T]) AddLabelIndex(name, labelKey string) error {
+// AddLabelIndex adds an index, named name, of the value of the label
+// labelKey (objects without that label are not indexed). Select uses it to
+// narrow selectors that require an exact value of that label.
+func (s *Indexer[T]) AddLabelIndex(name, labelKey string) error {
 	if labelKey == "" {
 		return fmt.Errorf("label index %q has an empty label key", name)
 	}
@@ -457,7 +409,7 @@ func (s *ThreadSafeStore[T]) AddLabelIndex(name, labelKey string) error {
 	return nil
 }
 
-func (s *ThreadSafeStore[T]) addIndexLocked(ix *index[T]) {
+func (s *Indexer[T]) addIndexLocked(ix *index[T]) {
 	var zero T
 	for id, e := range s.entries {
 		if e.obj != zero {
@@ -468,14 +420,14 @@ func (s *ThreadSafeStore[T]) addIndexLocked(ix *index[T]) {
 	s.indexByName[ix.name] = ix
 }
 
-// IndexNames implements Indexer.
-func (s *ThreadSafeStore[T]) IndexNames() []string {
+// IndexNames returns the names of the indexes, sorted.
+func (s *Indexer[T]) IndexNames() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return slices.Sorted(maps.Keys(s.indexByName))
 }
 
-func (s *ThreadSafeStore[T]) indexLocked(name string) (*index[T], error) {
+func (s *Indexer[T]) indexLocked(name string) (*index[T], error) {
 	ix := s.indexByName[name]
 	if ix == nil {
 		return nil, fmt.Errorf("index %q does not exist", name)
@@ -483,14 +435,16 @@ func (s *ThreadSafeStore[T]) indexLocked(name string) (*index[T], error) {
 	return ix, nil
 }
 
-// ByIndex implements Indexer.
-func (s *ThreadSafeStore[T]) ByIndex(indexName, value string) ([]T, error) {
+// ByIndex returns the objects indexed under value, in no particular order.
+func (s *Indexer[T]) ByIndex(indexName, value string) ([]T, error) {
 	return s.ByIndexInNamespace(indexName, "", value)
 }
 
-// ByIndexInNamespace implements Indexer. An empty namespace means every
+// ByIndexInNamespace returns the objects of one namespace indexed under
+// value, at a cost proportional to their number.
+// An empty namespace means every
 // namespace.
-func (s *ThreadSafeStore[T]) ByIndexInNamespace(indexName, namespace, value string) ([]T, error) {
+func (s *Indexer[T]) ByIndexInNamespace(indexName, namespace, value string) ([]T, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ix, err := s.indexLocked(indexName)
@@ -506,7 +460,7 @@ func (s *ThreadSafeStore[T]) ByIndexInNamespace(indexName, namespace, value stri
 
 // appendMatchesLocked appends the objects indexed under value in scope to dst,
 // growing it at most once.
-func (s *ThreadSafeStore[T]) appendMatchesLocked(dst []T, ix *index[T], sc scope, value string) []T {
+func (s *Indexer[T]) appendMatchesLocked(dst []T, ix *index[T], sc scope, value string) []T {
 	n := ix.count(sc, value)
 	if n == 0 {
 		return dst
@@ -516,8 +470,12 @@ func (s *ThreadSafeStore[T]) appendMatchesLocked(dst []T, ix *index[T], sc scope
 	return dst
 }
 
-// IndexedObjects implements Indexer. An unknown index yields nothing.
-func (s *ThreadSafeStore[T]) IndexedObjects(indexName, namespace, value string) iter.Seq[T] {
+// IndexedObjects visits the objects indexed under value (in namespace
+// when it is not empty) without allocating once warmed up. The objects
+// are collected under the read lock and visited after it is released, so
+// the loop body may use the store.
+// An unknown index yields nothing.
+func (s *Indexer[T]) IndexedObjects(indexName, namespace, value string) iter.Seq[T] {
 	return func(yield func(T) bool) {
 		buf := s.collect(indexName, namespace, value)
 		if buf == nil {
@@ -533,7 +491,7 @@ func (s *ThreadSafeStore[T]) IndexedObjects(indexName, namespace, value string) 
 }
 
 // collect copies the matches of a lookup into a pooled buffer.
-func (s *ThreadSafeStore[T]) collect(indexName, namespace, value string) *[]T {
+func (s *Indexer[T]) collect(indexName, namespace, value string) *[]T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ix := s.indexByName[indexName]
@@ -553,14 +511,15 @@ func (s *ThreadSafeStore[T]) collect(indexName, namespace, value string) *[]T {
 }
 
 // release clears a buffer (so that it pins no object) and pools it.
-func (s *ThreadSafeStore[T]) release(buf *[]T) {
+func (s *Indexer[T]) release(buf *[]T) {
 	clear(*buf)
 	*buf = (*buf)[:0]
 	s.buffers.Put(buf)
 }
 
-// Index implements Indexer.
-func (s *ThreadSafeStore[T]) Index(indexName string, obj T) ([]T, error) {
+// Index returns the objects that share at least one value of the index
+// with obj, each once.
+func (s *Indexer[T]) Index(indexName string, obj T) ([]T, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ix, err := s.indexLocked(indexName)
@@ -585,8 +544,8 @@ func (s *ThreadSafeStore[T]) Index(indexName string, obj T) ([]T, error) {
 	return out, nil
 }
 
-// IndexKeys implements Indexer.
-func (s *ThreadSafeStore[T]) IndexKeys(indexName, value string) ([]ObjectName, error) {
+// IndexKeys returns the keys of the objects indexed under value, sorted.
+func (s *Indexer[T]) IndexKeys(indexName, value string) ([]ObjectName, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ix, err := s.indexLocked(indexName)
@@ -603,8 +562,10 @@ func compareNames(a, b ObjectName) int {
 	return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 }
 
-// ListIndexFuncValues implements Indexer. An unknown index has no values.
-func (s *ThreadSafeStore[T]) ListIndexFuncValues(indexName string) []string {
+// ListIndexFuncValues returns every value under which at least one object
+// is indexed, sorted.
+// An unknown index has no values.
+func (s *Indexer[T]) ListIndexFuncValues(indexName string) []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	ix := s.indexByName[indexName]
@@ -616,7 +577,7 @@ func (s *ThreadSafeStore[T]) ListIndexFuncValues(indexName string) []string {
 
 // noteResourceVersion records rv as the store's resourceVersion (a delete, a
 // bookmark, the resourceVersion of a list).
-func (s *ThreadSafeStore[T]) noteResourceVersion(rv string) {
+func (s *Indexer[T]) noteResourceVersion(rv string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rv = rv
@@ -624,21 +585,21 @@ func (s *ThreadSafeStore[T]) noteResourceVersion(rv string) {
 
 // resourceVersion returns the store's resourceVersion: that of the last object
 // stored or the last one noted.
-func (s *ThreadSafeStore[T]) resourceVersion() string {
+func (s *Indexer[T]) resourceVersion() string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.rv
 }
 
 // hasIndex reports whether the store has an index called name.
-func (s *ThreadSafeStore[T]) hasIndex(name string) bool {
+func (s *Indexer[T]) hasIndex(name string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.indexByName[name] != nil
 }
 
 // indexFuncs returns the function of every index, label indexes included.
-func (s *ThreadSafeStore[T]) indexFuncs() map[string]IndexFunc[T] {
+func (s *Indexer[T]) indexFuncs() map[string]IndexFunc[T] {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make(map[string]IndexFunc[T], len(s.indexes))
@@ -650,7 +611,7 @@ func (s *ThreadSafeStore[T]) indexFuncs() map[string]IndexFunc[T] {
 
 // namespaceNames returns the names of the namespaces that hold objects,
 // sorted.
-func (s *ThreadSafeStore[T]) namespaceNames() []string {
+func (s *Indexer[T]) namespaceNames() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []string

@@ -59,7 +59,7 @@ func names(pods []*corev1.Pod) []string {
 	return out
 }
 
-func mustByIndex(t *testing.T, s *ThreadSafeStore[*corev1.Pod], index, ns, value string) []string {
+func mustByIndex(t *testing.T, s *Indexer[*corev1.Pod], index, ns, value string) []string {
 	t.Helper()
 	got, err := s.ByIndexInNamespace(index, ns, value)
 	if err != nil {
@@ -71,7 +71,7 @@ func mustByIndex(t *testing.T, s *ThreadSafeStore[*corev1.Pod], index, ns, value
 // Semantics item 36: an update removes the index values computed from the
 // stored old object and adds the new ones; emptied values disappear.
 func TestUpdateDropsStaleIndexValues(t *testing.T) {
-	s := NewThreadSafeStore(testIndexers())
+	s := must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", []string{"img1", "img2"}))
 	s.Update(pod("a", "p1", "n2", []string{"img2", "img3"}))
 
@@ -100,7 +100,7 @@ func TestUpdateDropsStaleIndexValues(t *testing.T) {
 // Semantics item 36: a value whose last object
 // leaves is removed from the index, while values that still have objects stay.
 func TestDeleteRemovesEmptyIndexValues(t *testing.T) {
-	s := NewThreadSafeStore(testIndexers())
+	s := must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", nil))
 	s.Add(pod("a", "p2", "n1", nil))
 	s.Add(pod("a", "p3", "n2", nil))
@@ -117,7 +117,7 @@ func TestDeleteRemovesEmptyIndexValues(t *testing.T) {
 // An object that yields the same value twice is listed once under it, and
 // removing it removes it for good (semantics item 37: Index de-duplicates).
 func TestObjectIndexedTwiceUnderOneValueIsListedOnce(t *testing.T) {
-	s := NewThreadSafeStore(testIndexers())
+	s := must(NewIndexer(testIndexers()))
 	p := pod("a", "p1", "n1", []string{"img", "img"})
 	s.Add(p)
 	if got := mustByIndex(t, s, "image", "", "img"); !slices.Equal(got, []string{"a/p1"}) {
@@ -140,7 +140,7 @@ func TestObjectIndexedTwiceUnderOneValueIsListedOnce(t *testing.T) {
 // Semantics item 38: indexes added after objects exist index them at once;
 // a name in use is an error and adds nothing.
 func TestAddIndexersIndexesExistingObjects(t *testing.T) {
-	s := NewThreadSafeStore(Indexers[*corev1.Pod]{"node": byNode})
+	s := must(NewIndexer(Indexers[*corev1.Pod]{"node": byNode}))
 	s.Add(pod("a", "p1", "n1", []string{"img1"}, "app", "web"))
 	s.Add(pod("b", "p2", "n1", []string{"img2"}))
 	if err := s.AddIndexers(Indexers[*corev1.Pod]{"image": byImage}); err != nil {
@@ -173,7 +173,7 @@ func TestAddIndexersIndexesExistingObjects(t *testing.T) {
 // Semantics item 37: an unknown index name is an error for lookups, and has
 // no values.
 func TestUnknownIndexIsAnError(t *testing.T) {
-	s := NewThreadSafeStore(testIndexers())
+	s := must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", nil))
 	if _, err := s.ByIndex("nope", "x"); err == nil {
 		t.Error("ByIndex: no error")
@@ -197,7 +197,7 @@ func TestUnknownIndexIsAnError(t *testing.T) {
 
 // Semantics item 37: IndexKeys is sorted.
 func TestIndexKeysAreSorted(t *testing.T) {
-	s := NewThreadSafeStore(testIndexers())
+	s := must(NewIndexer(testIndexers()))
 	for _, k := range []string{"c/z", "a/y", "b/x", "a/b"} {
 		ns, name, _ := splitKey(k)
 		s.Add(pod(ns, name, "n", nil))
@@ -228,7 +228,7 @@ func splitKey(k string) (ns, name string, ok bool) {
 // Replace swaps the content and rebuilds every index (the later of two
 // objects with one key wins).
 func TestStoreWrites(t *testing.T) {
-	s := NewThreadSafeStore(testIndexers())
+	s := must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", nil))
 	s.Add(pod("a", "p1", "n2", nil))
 	s.Delete(ObjectName{Namespace: "a", Name: "missing"})
@@ -269,7 +269,7 @@ func TestStoreWrites(t *testing.T) {
 // Semantics item 35: client-go string keys ("namespace/name", "name") work
 // with GetByKey; a malformed key is an error.
 func TestGetByKeyAcceptsClientGoKeys(t *testing.T) {
-	s := NewThreadSafeStore[*corev1.Pod](nil)
+	s := must(NewIndexer[*corev1.Pod](nil))
 	namespaced, cluster := pod("a", "p1", "", nil), pod("", "p2", "", nil)
 	s.Add(namespaced)
 	s.Add(cluster)
@@ -290,7 +290,7 @@ func TestGetByKeyAcceptsClientGoKeys(t *testing.T) {
 // members, and those sets from a slice to a map past smallSetMax: lookups
 // must answer the same in every representation, while growing and shrinking.
 func TestIndexLookupsAcrossBucketRepresentations(t *testing.T) {
-	s := NewThreadSafeStore(testIndexers())
+	s := must(NewIndexer(testIndexers()))
 	want := map[string]map[string]bool{} // namespace -> names on node "hot"
 	check := func(stage string) {
 		t.Helper()
@@ -351,8 +351,8 @@ func TestIndexLookupsAcrossBucketRepresentations(t *testing.T) {
 	}
 }
 
-func newNodeSpreadStore() *ThreadSafeStore[*corev1.Pod] {
-	s := NewThreadSafeStore(testIndexers())
+func newNodeSpreadStore() *Indexer[*corev1.Pod] {
+	s := must(NewIndexer(testIndexers()))
 	for i := range 200 {
 		s.Add(pod(fmt.Sprint("ns", i%4), fmt.Sprint("p", i), fmt.Sprint("n", i%2), nil))
 	}
@@ -407,14 +407,14 @@ func TestIndexedObjectsReleasesTheLock(t *testing.T) {
 // Select narrows with a label index when the selector requires an exact value
 // and otherwise scans; both give the same answer as matching every object.
 func TestSelectMatchesFullScan(t *testing.T) {
-	indexed := NewThreadSafeStore(Indexers[*corev1.Pod]{})
+	indexed := must(NewIndexer(Indexers[*corev1.Pod]{}))
 	if err := indexed.AddLabelIndex("byApp", "app"); err != nil {
 		t.Fatal(err)
 	}
 	if err := indexed.AddLabelIndex("byTeam", "team"); err != nil {
 		t.Fatal(err)
 	}
-	plain := NewThreadSafeStore(Indexers[*corev1.Pod]{})
+	plain := must(NewIndexer(Indexers[*corev1.Pod]{}))
 	apps, teams := []string{"web", "db", ""}, []string{"red", "blue"}
 	for i := range 300 {
 		pairs := []string{"team", teams[i%2]}
@@ -456,7 +456,7 @@ func TestSelectMatchesFullScan(t *testing.T) {
 // Readers and writers run concurrently without races (run with -race), and
 // the store ends consistent with the last writes.
 func TestConcurrentReadersAndWriters(t *testing.T) {
-	s := NewThreadSafeStore(testIndexers())
+	s := must(NewIndexer(testIndexers()))
 	if err := s.AddLabelIndex("app", "app"); err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,7 @@ func newTestEnv(t *testing.T, objects ...*corev1.ConfigMap) *testEnv {
 		t:        t,
 		client:   client,
 		watching: []<-chan struct{}{fakewatch.Started(client, "configmaps"), fakewatch.Started(client, "secrets")},
-		configMaps: cache.NewSharedIndexInformer(cache.NewListWatch[*corev1.ConfigMap](cms.List, cms.Watch, client),
+		configMaps: must(cache.NewSharedIndexInformer(cache.NewListWatch[*corev1.ConfigMap](cms.List, cms.Watch, client),
 			cache.SharedIndexInformerOptions[*corev1.ConfigMap]{Indexers: cache.Indexers[*corev1.ConfigMap]{
 				secretIndex: func(cm *corev1.ConfigMap) []string {
 					if s, ok := cm.Data["secret"]; ok {
@@ -57,9 +57,9 @@ func newTestEnv(t *testing.T, objects ...*corev1.ConfigMap) *testEnv {
 					}
 					return nil
 				},
-			}}),
-		secrets: cache.NewSharedIndexInformer(cache.NewListWatch[*corev1.Secret](secrets.List, secrets.Watch, client),
-			cache.SharedIndexInformerOptions[*corev1.Secret]{}),
+			}})),
+		secrets: must(cache.NewSharedIndexInformer(cache.NewListWatch[*corev1.Secret](secrets.List, secrets.Watch, client),
+			cache.SharedIndexInformerOptions[*corev1.Secret]{})),
 	}
 }
 

@@ -20,11 +20,19 @@ import (
 func Example() {
 	var client kubernetes.Interface // from kubernetes.NewForConfig
 	cms := client.CoreV1().ConfigMaps("")
-	configMaps := cache.NewSharedIndexInformer(cache.NewListWatch[*corev1.ConfigMap](cms.List, cms.Watch, client),
+	configMaps, err := cache.NewSharedIndexInformer(cache.NewListWatch[*corev1.ConfigMap](cms.List, cms.Watch, client),
 		cache.SharedIndexInformerOptions[*corev1.ConfigMap]{})
+	if err != nil {
+		klog.Background().Error(err, "Invalid informer options")
+		return
+	}
 	secretsAPI := client.CoreV1().Secrets("")
-	secrets := cache.NewSharedIndexInformer(cache.NewListWatch[*corev1.Secret](secretsAPI.List, secretsAPI.Watch, client),
+	secrets, err := cache.NewSharedIndexInformer(cache.NewListWatch[*corev1.Secret](secretsAPI.List, secretsAPI.Watch, client),
 		cache.SharedIndexInformerOptions[*corev1.Secret]{})
+	if err != nil {
+		klog.Background().Error(err, "Invalid informer options")
+		return
+	}
 	lister := cache.NewLister[*corev1.ConfigMap](configMaps.GetIndexer(), corev1.Resource("configmaps"))
 
 	reconcile := controller.ReconcilerFunc(func(ctx context.Context, key cache.ObjectName) (controller.Result, error) {

@@ -47,11 +47,16 @@ func NewInformer[T cache.Object, L runtime.Object](
 	gvr schema.GroupVersionResource,
 	options InformerOptions,
 ) *cache.SharedIndexInformer[T] {
-	informer := cache.NewSharedIndexInformer(newListWatch[T](list, watchFn, client, options.TweakListOptions), cache.SharedIndexInformerOptions[T]{
+	informer, err := cache.NewSharedIndexInformer(newListWatch[T](list, watchFn, client, options.TweakListOptions), cache.SharedIndexInformerOptions[T]{
 		Name:         strings.TrimSuffix(gvr.Resource+"."+gvr.Version+"."+gvr.Group, "."),
 		ResyncPeriod: options.ResyncPeriod,
 		Identifier:   options.InformerName.WithResource(gvr),
 	})
+	if err != nil {
+		// Only a nil ListWatch, an index without a function or a negative
+		// queue size fail, and none of them is passed here.
+		panic(fmt.Sprintf("informer of %s: %v", gvr.GroupResource(), err))
+	}
 	if len(options.Indexers) > 0 {
 		if err := informer.AddIndexers(options.Indexers); err != nil {
 			utilruntime.HandleError(fmt.Errorf("informer of %s: %w", gvr.GroupResource(), err))

@@ -19,6 +19,17 @@ import (
 // faultInformerOptions are the options of the fault tests' informers.
 type faultInformerOptions = rcache.SharedIndexInformerOptions[*corev1.ConfigMap]
 
+// newFaultInformer returns an informer of ConfigMaps over lw, failing the test
+// when opts are invalid.
+func newFaultInformer(t *testing.T, lw *rcache.ListWatch[*corev1.ConfigMap], opts faultInformerOptions) *rcache.SharedIndexInformer[*corev1.ConfigMap] {
+	t.Helper()
+	inf, err := rcache.NewSharedIndexInformer(lw, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return inf
+}
+
 // An informer whose kube-apiserver is restarted while ConfigMaps are
 // being created, updated and deleted resumes once the server is back: its
 // cache equals a fresh LIST, and its handler, told only consistent
@@ -29,7 +40,7 @@ func TestFaultAPIServerRestartMidStreamLosesNoChange(t *testing.T) {
 	ns := cluster.NewNamespace(t)
 	api := c.kube.CoreV1().ConfigMaps(ns)
 	lw := newFaultListWatch(api)
-	inf := rcache.NewSharedIndexInformer(lw.ListWatch(c.kube), faultInformerOptions{Name: "restart"})
+	inf := newFaultInformer(t, lw.ListWatch(c.kube), faultInformerOptions{Name: "restart"})
 	rec := faultRunRecorded(t, inf)
 
 	writer := startFaultChurn(t, api, "cm", 4, 10, 5*time.Millisecond)
@@ -107,7 +118,7 @@ func TestFaultCompactionWhileWatchIsDownRelistsAndDeliversMissedDeletesAsFinalSt
 			lw := newFaultListWatch(api)
 			opts := tc.opts
 			opts.Name = "compaction"
-			inf := rcache.NewSharedIndexInformer(lw.ListWatch(mode.client(c)), opts)
+			inf := newFaultInformer(t, lw.ListWatch(mode.client(c)), opts)
 			rec := faultRunRecorded(t, inf)
 			faultWaitConverged(t, api, inf, rec)
 
@@ -186,7 +197,7 @@ func TestFaultServerWatchTimeoutsResumeWithoutRelist(t *testing.T) {
 			// Two seconds, not one: client-go takes a watch that ends
 			// within a second without an event for a failure, and relists.
 			lw.watchTimeout = 2
-			inf := rcache.NewSharedIndexInformer(lw.ListWatch(mode.client(c)), faultInformerOptions{Name: "timeouts"})
+			inf := newFaultInformer(t, lw.ListWatch(mode.client(c)), faultInformerOptions{Name: "timeouts"})
 			rec := faultRunRecorded(t, inf)
 
 			writer := startFaultChurn(t, api, "cm", 2, 10, 10*time.Millisecond)
@@ -246,7 +257,7 @@ func TestFaultBoundedQueueUnderBurstHoldsItsBoundAndLosesNothing(t *testing.T) {
 	gate := make(chan struct{})
 	var openGate sync.Once
 	lw := newFaultListWatch(api)
-	inf := rcache.NewSharedIndexInformer(lw.ListWatch(kube), faultInformerOptions{
+	inf := newFaultInformer(t, lw.ListWatch(kube), faultInformerOptions{
 		Name:         "bounded",
 		MaxQueueSize: maxQueue,
 		// The index function runs as each popped change is stored, so it
@@ -388,7 +399,7 @@ func TestFaultPanickingHandlerDoesNotStopTheInformer(t *testing.T) {
 	api := c.kube.CoreV1().ConfigMaps(ns)
 	ctx := t.Context()
 	lw := newFaultListWatch(api)
-	inf := rcache.NewSharedIndexInformer(lw.ListWatch(c.kube), faultInformerOptions{Name: "panics"})
+	inf := newFaultInformer(t, lw.ListWatch(c.kube), faultInformerOptions{Name: "panics"})
 	bad := &faultPanicky{rec: newFaultRecorder()}
 	good := newFaultRecorder()
 	badReg, err := inf.AddTypedEventHandler(bad)

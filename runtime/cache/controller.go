@@ -10,8 +10,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// ReflectorOptions configure a Reflector. The zero value is valid.
-type ReflectorOptions struct {
+// controllerOptions configure a controller. The zero value is valid.
+type controllerOptions struct {
 	// Name describes the objects in client-go's logs and metrics.
 	Name string
 	// ResyncPeriod is how often the reflector asks ShouldResync whether to
@@ -24,21 +24,21 @@ type ReflectorOptions struct {
 	WatchErrorHandler cache.WatchErrorHandlerWithContext
 }
 
-// Reflector keeps a DeltaFIFO up to date with the server and feeds its
-// consumer. The network side is client-go's, unchanged: its cache.Reflector
-// (list then watch, watch-list streaming, bookmarks, relists on 410 Gone,
-// pagination and backoff), run by its controller loop (cache.New), which also
-// owns the watch error handler. Only the queue and what it delivers are typed.
-type Reflector[T Object] struct {
-	controller cache.Controller
-	queue      *fifoQueue[T]
+// controller is the informer's cache.Controller: client-go's controller loop
+// (cache.New) running client-go's cache.Reflector, unchanged (list then watch,
+// watch-list streaming, bookmarks, relists on 410 Gone, pagination, backoff and
+// the watch error handler), into a typed DeltaFIFO whose popped keys go to a
+// typed process function. Only the queue and what it delivers are typed.
+type controller[T Object] struct {
+	loop  cache.Controller
+	queue *fifoQueue[T]
 }
 
-// NewReflector returns a reflector that fills fifo from lw and hands every
+// newController returns a controller that fills fifo from lw and hands every
 // popped key to process. Run starts it.
-func NewReflector[T Object](lw *ListWatch[T], fifo *DeltaFIFO[T], process PopProcessFunc[T], opts ReflectorOptions) *Reflector[T] {
+func newController[T Object](lw *ListWatch[T], fifo *DeltaFIFO[T], process popProcessFunc[T], opts controllerOptions) *controller[T] {
 	queue := &fifoQueue[T]{fifo: fifo, process: process, name: opts.Name}
-	controller := cache.New(&cache.Config{
+	loop := cache.New(&cache.Config{
 		Queue:                        queue,
 		ListerWatcher:                lw.listerWatcher(),
 		ObjectType:                   exampleObject[T](),
@@ -48,7 +48,7 @@ func NewReflector[T Object](lw *ListWatch[T], fifo *DeltaFIFO[T], process PopPro
 		WatchErrorHandlerWithContext: opts.WatchErrorHandler,
 		// Process is not used: the queue calls the typed process itself.
 	})
-	return &Reflector[T]{controller: controller, queue: queue}
+	return &controller[T]{loop: loop, queue: queue}
 }
 
 // exampleObject returns a new, empty T: the type the reflector accepts.
@@ -59,16 +59,16 @@ func exampleObject[T Object]() T {
 // Run lists, watches, relists and processes until ctx ends, then closes the
 // queue and returns once client-go's goroutines have. A producer call that has
 // to wait for room in the queue (DeltaFIFOOptions.MaxSize) waits under ctx.
-func (r *Reflector[T]) Run(ctx context.Context) {
+func (r *controller[T]) Run(ctx context.Context) {
 	r.queue.setContext(ctx)
-	r.controller.RunWithContext(ctx)
+	r.loop.RunWithContext(ctx)
 }
 
 // LastSyncResourceVersion is the resourceVersion the reflector last saw. It is
 // not synchronised with what the queue's consumer has processed (semantics
 // item 48).
-func (r *Reflector[T]) LastSyncResourceVersion() string {
-	return r.controller.LastSyncResourceVersion()
+func (r *controller[T]) LastSyncResourceVersion() string {
+	return r.loop.LastSyncResourceVersion()
 }
 
 // fifoQueue is the untyped cache.Queue face of a DeltaFIFO that client-go's
@@ -76,11 +76,11 @@ func (r *Reflector[T]) LastSyncResourceVersion() string {
 // are refused with an error, which the reflector logs (semantics item 32).
 type fifoQueue[T Object] struct {
 	fifo    *DeltaFIFO[T]
-	process PopProcessFunc[T]
+	process popProcessFunc[T]
 	name    string
 
 	mu  sync.Mutex
-	ctx context.Context // bounds producer waits; set by Reflector.Run
+	ctx context.Context // bounds producer waits; set by controller.Run
 }
 
 func (q *fifoQueue[T]) setContext(ctx context.Context) {
