@@ -75,7 +75,7 @@ type SharedIndexInformer[T Object] struct {
 	mu                sync.Mutex // guards the fields below
 	started, stopped  bool
 	fifo              *DeltaFIFO[T]
-	controller         *controller[T]
+	controller        *controller[T]
 	transform         TransformFunc[T]
 	watchErrorHandler cache.WatchErrorHandlerWithContext
 	resyncCheckPeriod time.Duration
