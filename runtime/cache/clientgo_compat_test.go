@@ -1309,3 +1309,48 @@ func TestNamespaceIndexReplacedByAnotherFunction(t *testing.T) {
 		t.Error("a second function as cache.NamespaceIndex was accepted")
 	}
 }
+
+// A panicking index function is reported like an index function's error: the
+// object is stored and handed to the handlers, only not indexed under that
+// index, and the informer carries on. client-go's informer dies of the panic
+// unless utilruntime.ReallyCrash is false.
+func TestIndexFunctionPanicIsReportedAndTheInformerCarriesOn(t *testing.T) {
+	handled := captureHandledErrors(t)
+	lw := newScriptedLW("1", pod("ns", "good", "n1", nil), pod("ns", "bad", "n1", nil))
+	inf := lw.informer(podInformerOptions{Indexers: Indexers[*corev1.Pod]{
+		"node": func(p *corev1.Pod) []string {
+			if strings.HasPrefix(p.Name, "bad") {
+				panic("scripted index panic")
+			}
+			return byNode(p)
+		},
+	}})
+	h := newRecorder(nil)
+	reg := register(t, inf, h)
+	running := runInformer(t, context.Background(), inf)
+	eventually(t, "the handler has synced", reg.HasSynced)
+	w := lw.nextWatch(t)
+	w.send(t, watch.Added, pod("ns", "bad2", "n1", nil))
+	w.send(t, watch.Modified, pod("ns", "bad", "n2", nil))
+	w.send(t, watch.Deleted, pod("ns", "bad2", "n1", nil))
+	w.send(t, watch.Added, podAt("marker", "9"))
+	h.waitUntil(t, "add ns/marker@9")
+
+	store := inf.TypedStore()
+	if got := names(store.List()); !slices.Equal(got, []string{"ns/bad", "ns/good", "ns/marker"}) {
+		t.Errorf("the store holds %v, want [ns/bad ns/good ns/marker]", got)
+	}
+	if got, err := store.ByIndex("node", "n1"); err != nil || !slices.Equal(names(got), []string{"ns/good"}) {
+		t.Errorf("ByIndex(node, n1) = %v, %v; want [ns/good]", names(got), err)
+	}
+	if got := store.ListIndexFuncValues("node"); !slices.Equal(got, []string{"n1"}) {
+		t.Errorf("ListIndexFuncValues(node) = %v, want [n1]", got)
+	}
+	running.stop(t)
+	errs := handled()
+	for _, want := range [][]string{{`"node"`, "ns/bad", "scripted index panic"}, {`"node"`, "ns/bad2", "scripted index panic"}} {
+		if !containsMatch(errs, want...) {
+			t.Errorf("no reported error mentions %q; reported:\n%s", want, strings.Join(errs, "\n"))
+		}
+	}
+}

@@ -1629,3 +1629,49 @@ func fifoFirstDiff(a, b []string) int {
 	}
 	return min(len(a), len(b))
 }
+
+// A panic in Pop's process function reaches Pop's caller as an ordinary panic
+// (never a fatal error of the runtime) and leaves the queue consistent: the
+// key is no longer in flight, its deltas are dropped, it counts as processed
+// for HasSynced, and the queue goes on working.
+func TestDeltaFIFO_PopPanicLeavesTheQueueConsistent(t *testing.T) {
+	f := NewDeltaFIFO(fifoOpts{KnownObjects: fifoStore()})
+	if err := f.Replace(fifoCtx(t), []*corev1.Pod{fifoPod("a", "1"), fifoPod("b", "1")}); err != nil {
+		t.Fatal(err)
+	}
+	recovered := func() (r any) {
+		defer func() { r = recover() }()
+		_ = f.Pop(fifoCtx(t), func(ObjectName, fifoDeltas, bool) error { panic("scripted process panic") })
+		return nil
+	}()
+	if recovered != "scripted process panic" {
+		t.Fatalf("recovered %v, want the process function's panic", recovered)
+	}
+	if f.inflight {
+		t.Error("the key is still in flight after its process function panicked")
+	}
+	if n := f.Len(); n != 1 {
+		t.Errorf("Len() = %d after the panic, want 1 (b)", n)
+	}
+	if f.HasSynced() {
+		t.Error("HasSynced() = true while b is still queued")
+	}
+	if err := f.Add(fifoCtx(t), fifoPod("a", "2")); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for range 2 {
+		if err := f.Pop(fifoCtx(t), func(key ObjectName, deltas fifoDeltas, _ bool) error {
+			got = append(got, fifoLine(key, deltas))
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"b: Replaced b@1", "a: Added a@2"}; !slices.Equal(got, want) {
+		t.Errorf("popped %q after the panic, want %q", got, want)
+	}
+	if !f.HasSynced() {
+		t.Error("HasSynced() = false after every initial key was popped (one of them panicking)")
+	}
+}
