@@ -37,4 +37,19 @@
 //     combination encoded by JoinValues;
 //   - duplicates are removed and the first occurrence is kept, so the order
 //     follows the object (see Combine).
+//
+// # Layout
+//
+// The package has three parts, one file each, with different users:
+//
+//   - grammar.go: Parse, Key, Path and Segment. Used by the code generator
+//     (and by anything that declares indexes at run time); generated code
+//     never parses a path.
+//   - encoding.go: FormatString, FormatBool, FormatInt, JoinValues,
+//     SplitValues and Combine. Generated index functions and lookups call
+//     these, so this is the part whose behaviour is a compatibility contract:
+//     changing an encoding changes every generated index.
+//   - eval.go: Key.Values and Path.Values, the evaluator of a key on an
+//     object's JSON form (map[string]any). It defines what the generated,
+//     typed index functions must compute, and tests compare the two.
 package fieldpath
