@@ -334,9 +334,6 @@ func (c *Cluster) Config() *rest.Config {
 // kube-apiserver.log) of the cluster.
 func (c *Cluster) Dir() string { return c.dir }
 
-// EtcdURL returns the client URL of etcd (http://127.0.0.1:PORT).
-func (c *Cluster) EtcdURL() string { return c.etcdURL }
-
 // RestartAPIServer stops kube-apiserver (SIGTERM, then SIGKILL after 15
 // seconds) and starts it again with the same flags on the same etcd and
 // port, and returns once it is ready again. Configs from Config keep

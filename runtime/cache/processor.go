@@ -294,15 +294,15 @@ func (p *processor[T]) stop() {
 func (p *processor[T]) shouldResync(now time.Time) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	any := false
+	due := false
 	for _, l := range p.listeners {
 		l.syncing = l.resyncPeriod > 0 && !now.Before(l.nextResync)
 		if l.syncing {
-			any = true
+			due = true
 			l.nextResync = now.Add(l.resyncPeriod)
 		}
 	}
-	return any
+	return due
 }
 
 // resyncCheckPeriodChanged re-derives every listener's period from the new

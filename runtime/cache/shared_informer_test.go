@@ -347,11 +347,13 @@ func checkChains(t *testing.T, who string, calls []call) map[string]string {
 			bad = !present || c.rv != prev
 		case "delete":
 			bad = !present
-			delete(last, c.key)
-			continue
 		}
 		if bad {
 			t.Fatalf("%s: call %d %q does not follow %s@%s (present %v); calls %q", who, i, c, c.key, prev, present, callStrings(calls))
+		}
+		if c.kind == "delete" {
+			delete(last, c.key)
+			continue
 		}
 		last[c.key] = c.rv
 	}
@@ -387,17 +389,6 @@ func registerWithResync(t *testing.T, inf *podInformer, h *recorder, d time.Dura
 	reg, err := inf.AddEventHandlerWithResyncPeriod(h.untyped(), d)
 	if err != nil {
 		t.Fatalf("AddEventHandlerWithResyncPeriod: %v", err)
-	}
-	return reg
-}
-
-// registerTypedWithResync adds h as a typed handler asking for resync period
-// d (AddTypedEventHandler with HandlerOptions.ResyncPeriod).
-func registerTypedWithResync(t *testing.T, inf *podInformer, h cache.TypedResourceEventHandler[*corev1.Pod], d time.Duration) cache.ResourceEventHandlerRegistration {
-	t.Helper()
-	reg, err := inf.AddTypedEventHandler(h, cache.HandlerOptions{ResyncPeriod: &d})
-	if err != nil {
-		t.Fatalf("AddTypedEventHandler with a resync period: %v", err)
 	}
 	return reg
 }
