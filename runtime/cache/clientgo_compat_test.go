@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -1352,5 +1353,52 @@ func TestIndexFunctionPanicIsReportedAndTheInformerCarriesOn(t *testing.T) {
 		if !containsMatch(errs, want...) {
 			t.Errorf("no reported error mentions %q; reported:\n%s", want, strings.Join(errs, "\n"))
 		}
+	}
+}
+
+// client-go's cache.ShutDownEventHandler works on the informer's
+// registrations: it removes the handler and returns once the handler is not
+// running and will not be called again, at once for a handler that never
+// ran.
+func TestShutDownEventHandler(t *testing.T) {
+	lw := newScriptedLW("1", podAt("a", "1"))
+	inf := lw.informer(podInformerOptions{})
+	idle, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cache.ShutDownEventHandler(inf, idle); err != nil {
+		t.Fatalf("ShutDownEventHandler of a handler that never ran: %v", err)
+	}
+
+	entered, release := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int32
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: func(any) {
+		if calls.Add(1) == 1 {
+			close(entered)
+			<-release
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := runInformer(t, context.Background(), inf)
+	defer running.stop(t)
+	receive(t, entered, "the handler to be called")
+	shutDown := make(chan error, 1)
+	go func() { shutDown <- cache.ShutDownEventHandler(inf, reg) }()
+	select {
+	case err := <-shutDown:
+		t.Fatalf("ShutDownEventHandler returned (%v) while the handler was still running", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	close(release)
+	if err := receive(t, shutDown, "ShutDownEventHandler to return"); err != nil {
+		t.Fatalf("ShutDownEventHandler: %v", err)
+	}
+	w := lw.nextWatch(t)
+	w.send(t, watch.Added, podAt("b", "2"))
+	if n := calls.Load(); n != 1 {
+		t.Errorf("the handler was called %d times, want 1: nothing after its shutdown", n)
 	}
 }

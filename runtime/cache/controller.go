@@ -19,8 +19,10 @@ type controllerOptions struct {
 	ResyncPeriod time.Duration
 	// ShouldResync, when set, is asked on every resync tick; nil means yes.
 	ShouldResync func() bool
-	// WatchErrorHandler is called with every error that ends a list or
-	// watch; nil leaves client-go's default, which logs.
+	// WatchErrorHandler is called with every error client-go's ListAndWatch
+	// returns: a failed list, a watch that cannot be opened; errors in an open
+	// watch stream never reach it (docs/clientgo-semantics.md#watch-errors).
+	// nil leaves client-go's default, which logs.
 	WatchErrorHandler cache.WatchErrorHandlerWithContext
 }
 
@@ -65,15 +67,16 @@ func (r *controller[T]) Run(ctx context.Context) {
 }
 
 // LastSyncResourceVersion is the resourceVersion the reflector last saw. It is
-// not synchronised with what the queue's consumer has processed (semantics
-// item 48).
+// not synchronised with what the queue's consumer has processed
+// (docs/clientgo-semantics.md#informer-resource-version).
 func (r *controller[T]) LastSyncResourceVersion() string {
 	return r.loop.LastSyncResourceVersion()
 }
 
 // fifoQueue is the untyped cache.Queue face of a DeltaFIFO that client-go's
-// reflector writes to and its controller loop pops. Objects of another type
-// are refused with an error, which the reflector logs (semantics item 32).
+// reflector writes to and its controller loop pops. Objects of another type are
+// refused with an error: the reflector logs and drops such a watch event, and
+// retries a list that holds one (docs/clientgo-semantics.md#type-checks).
 type fifoQueue[T Object] struct {
 	fifo    *DeltaFIFO[T]
 	process popProcessFunc[T]

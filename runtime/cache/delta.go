@@ -3,8 +3,8 @@ package cache
 // DeltaType is the kind of change a Delta records.
 type DeltaType string
 
-// The delta types a DeltaFIFO records. They carry client-go's names and
-// meaning (semantics item 1).
+// The delta types a DeltaFIFO records. They carry client-go's names and meaning
+// (docs/clientgo-semantics.md#delta-types).
 const (
 	// Added: a watch event said the object was created.
 	Added DeltaType = "Added"
@@ -45,7 +45,8 @@ func (d Deltas[T]) Newest() (Delta[T], bool) {
 }
 
 // isDeletionDup returns the surviving delta when a and b (b newer) are both
-// deletes, preferring the one whose final state is known (semantics item 4).
+// deletes, preferring the one whose final state is known
+// (docs/clientgo-semantics.md#delete-dedup).
 func isDeletionDup[T any](a, b *Delta[T]) *Delta[T] {
 	if a.Type != Deleted || b.Type != Deleted {
 		return nil

@@ -41,8 +41,9 @@ type DeltaFIFOOptions[T any] struct {
 	MaxSize int
 	// Transform, when set, is applied to every object as it enters the queue
 	// through Add, Update, Delete or Replace, and never to the objects Resync
-	// or an inferred delete takes from KnownObjects (semantics item 43). It may
-	// mutate the object in place and must be idempotent.
+	// or an inferred delete takes from KnownObjects
+	// (docs/clientgo-semantics.md#transform-once). It may mutate the object in
+	// place and must be idempotent.
 	// A transform that returns a nil object without an error is refused
 	// with an error naming the object's key: Add, Update and Delete return
 	// it; Replace reports it and leaves that object out of the list.
@@ -280,9 +281,10 @@ func signal(ch *chan struct{}) {
 // gets a Replaced delta (in list order), then every key that was queued, being
 // processed or known when Replace started, but is missing from list, gets one
 // Deleted delta with FinalStateUnknown set, carrying the newest queued state,
-// else the known state (semantics items 6-9). A key that another producer
-// queues while Replace waits for room is newer than the list and gets none. Replace takes ownership of list (the transform
-// rewrites it in place).
+// else the known state (docs/clientgo-semantics.md#replace-delta-type to
+// #replace-after-delete). A key that another producer queues while Replace
+// waits for room is newer than the list and gets none. Replace takes ownership
+// of list (the transform rewrites it in place).
 //
 // The first Replace defines the initial list that HasSynced waits for. When
 // MaxSize is set, Replace waits for room key by key, releasing the lock, so a
@@ -404,10 +406,11 @@ func (f *DeltaFIFO[T]) lastStateLocked(key ObjectName) (T, bool) {
 	return zero, false
 }
 
-// Resync queues a Sync delta for every known object whose key is neither
-// queued nor being processed (those already carry a newer state; semantics
-// item 24). Without KnownObjects it does nothing. It waits only as the MaxSize
-// option says, and decides what to queue for a key only after waiting.
+// Resync queues a Sync delta for every known object whose key is neither queued
+// nor being processed (those already carry a newer state;
+// docs/clientgo-semantics.md#resync-skips-queued). Without KnownObjects it does
+// nothing. It waits only as the MaxSize option says, and decides what to queue
+// for a key only after waiting.
 func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 	if f.opts.KnownObjects == nil {
 		return nil
@@ -430,11 +433,13 @@ func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 }
 
 // Pop waits for a queued key, removes it with its deltas and calls process
-// with the lock released. isInInitialList is true while the queue has not
-// yet synced, that is, for the objects of the first Replace. Pop returns
-// process's error, after putting the deltas back ahead of any that arrived
-// meanwhile; ErrFIFOClosed once the queue is closed and empty; or ctx's
-// error. Pop must not be called concurrently with itself.
+// with the lock released. isInInitialList is true for the keys of the first
+// Replace that HasSynced waits for, a key whose processing failed included,
+// and false for every other key, even one popped before the queue has synced
+// (behind a failed initial key). Pop returns process's error, after putting
+// the deltas back ahead of any that arrived meanwhile; ErrFIFOClosed once the
+// queue is closed and empty; or ctx's error. Pop must not be called
+// concurrently with itself.
 //
 // When process panics, the queue is left consistent and the panic goes on to
 // Pop's caller: the key is no longer in flight, its deltas are dropped as
@@ -473,7 +478,7 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process func(key ObjectName, del
 		f.items, f.itemsPeak = map[ObjectName]Deltas[T]{}, 0
 	}
 	signal(&f.notFull)
-	isInInitialList := !f.hasSyncedLocked()
+	_, isInInitialList := f.initialKeys[key]
 
 	f.inflight, f.inflightKey = true, key
 	f.inflightNewest, _ = deltas.Newest()
@@ -526,7 +531,8 @@ func (f *DeltaFIFO[T]) processedLocked(key ObjectName) {
 
 // HasSynced reports whether the first Replace has completed and every key
 // queued by then has been popped and processed without error, or whether an
-// Add, Update or Delete was queued before any Replace (semantics item 17).
+// Add, Update or Delete was queued before any Replace
+// (docs/clientgo-semantics.md#queue-synced).
 func (f *DeltaFIFO[T]) HasSynced() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -546,7 +552,7 @@ func (f *DeltaFIFO[T]) checkSyncedLocked() {
 }
 
 // Synced returns a channel that is closed once HasSynced is true, for waiting
-// without polling (semantics item 19).
+// without polling (docs/clientgo-semantics.md#wait-without-polling).
 func (f *DeltaFIFO[T]) Synced() <-chan struct{} { return f.synced }
 
 // Len returns the number of queued keys.

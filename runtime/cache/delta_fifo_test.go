@@ -17,7 +17,8 @@ import (
 	clientcache "k8s.io/client-go/tools/cache"
 )
 
-// The item numbers in comments refer to the client-go semantics document.
+// A #name in comments is the anchor, in docs/clientgo-semantics.md, of the
+// client-go behaviour a test pins.
 // Every timeout below is a failure guard, never an assertion: the tests
 // synchronise with channels.
 
@@ -293,8 +294,9 @@ func fifoNotDone(t *testing.T, ch <-chan error, what string) {
 	}
 }
 
-// Item 2: a key's deltas accumulate under it, oldest first, and the key keeps
-// its place in line; across keys, the key queued first is popped first.
+// #deltafifo-accumulates: a key's deltas accumulate under it, oldest first, and
+// the key keeps its place in line; across keys, the key queued first is popped
+// first.
 func TestDeltaFIFO_PerKeyAccumulationKeepsLinePosition(t *testing.T) {
 	runFIFOTable(t, []fifoTable{
 		{
@@ -332,8 +334,9 @@ func TestDeltaFIFO_PerKeyAccumulationKeepsLinePosition(t *testing.T) {
 	})
 }
 
-// Item 4: two consecutive deletes collapse into one; the older is kept unless
-// it is a tombstone (FinalStateUnknown), in which case the real delete wins.
+// #delete-dedup: two consecutive deletes collapse into one; the older is kept
+// unless it is a tombstone (FinalStateUnknown), in which case the real delete
+// wins.
 func TestDeltaFIFO_ConsecutiveDeletesCollapse(t *testing.T) {
 	known := func() []*corev1.Pod { return []*corev1.Pod{fifoPod("a", "0"), fifoPod("b", "0")} }
 	runFIFOTable(t, []fifoTable{
@@ -370,8 +373,8 @@ func TestDeltaFIFO_ConsecutiveDeletesCollapse(t *testing.T) {
 	})
 }
 
-// Item 5: a Delete of a key that is neither queued nor known is dropped; a
-// Delete of a key that only KnownObjects holds is queued.
+// #delete-unknown-key: a Delete of a key that is neither queued nor known is
+// dropped; a Delete of a key that only KnownObjects holds is queued.
 func TestDeltaFIFO_DeleteOfUnknownKeyIsDropped(t *testing.T) {
 	runFIFOTable(t, []fifoTable{
 		{
@@ -410,9 +413,11 @@ func TestDeltaFIFO_DeleteOfUnknownKeyIsDropped(t *testing.T) {
 	})
 }
 
-// Items 6-9: Replace queues a Replaced delta per listed object in list order,
-// then one Deleted/FinalStateUnknown delta per key that is queued or known but
-// not listed, carrying the newest queued object, else the known one.
+// #replace-delta-type to #replace-after-delete: Replace queues a Replaced delta
+// per listed object in list order, then one Deleted/FinalStateUnknown delta per
+// key that is queued or known but not listed, carrying the newest queued
+// object, else the known one. The cases named "Replace after a
+// queued Delete" pin #replace-after-delete.
 func TestDeltaFIFO_ReplaceEmitsReplacedThenTombstones(t *testing.T) {
 	runFIFOTable(t, []fifoTable{
 		{
@@ -444,13 +449,13 @@ func TestDeltaFIFO_ReplaceEmitsReplacedThenTombstones(t *testing.T) {
 			want:  []string{"a: Updated a@1, Replaced a@2", "b: Replaced b@2"},
 		},
 		{
-			name:  "item 9: Replace after a queued Delete still delivers the object (known key)",
+			name:  "Replace after a queued Delete still delivers the object (known key)",
 			known: []*corev1.Pod{fifoPod("a", "0")},
 			ops:   []fifoOp{opDelete("a", "1"), opReplace("a@2")},
 			want:  []string{"a: Deleted a@1, Replaced a@2"},
 		},
 		{
-			name: "item 9: Replace after a queued Delete still delivers the object (queued key)",
+			name: "Replace after a queued Delete still delivers the object (queued key)",
 			ops:  []fifoOp{opAdd("a", "1"), opDelete("a", "2"), opReplace("a@3")},
 			want: []string{"a: Added a@1, Deleted a@2, Replaced a@3"},
 		},
@@ -479,9 +484,9 @@ func TestDeltaFIFO_ReplaceEmitsReplacedThenTombstones(t *testing.T) {
 	})
 }
 
-// Items 7-8: several tombstones are queued after every Replaced delta (their
-// mutual order is unspecified, as in client-go), and each carries the right
-// object.
+// #relist-tombstones, #relist-order: several tombstones are queued after every
+// Replaced delta (their mutual order is unspecified, as in client-go), and each
+// carries the right object.
 func TestDeltaFIFO_ReplaceTombstonesFollowListInAnyOrder(t *testing.T) {
 	known := []*corev1.Pod{fifoPod("x", "0"), fifoPod("y", "0"), fifoPod("z", "0"), fifoPod("a", "0")}
 	f := NewDeltaFIFO(fifoOpts{KnownObjects: fifoStore(known...)})
@@ -499,8 +504,8 @@ func TestDeltaFIFO_ReplaceTombstonesFollowListInAnyOrder(t *testing.T) {
 	})
 }
 
-// Items 7, 41: a tombstone of a known-only key carries the very object the
-// store holds.
+// #relist-tombstones, #shared-pointers: a tombstone of a known-only key carries
+// the very object the store holds.
 func TestDeltaFIFO_ReplaceTombstoneCarriesKnownObject(t *testing.T) {
 	a := fifoPod("a", "0")
 	f := NewDeltaFIFO(fifoOpts{KnownObjects: fifoStore(a)})
@@ -513,7 +518,7 @@ func TestDeltaFIFO_ReplaceTombstoneCarriesKnownObject(t *testing.T) {
 	}
 }
 
-// Item 17: HasSynced is false before any Replace.
+// #queue-synced: HasSynced is false before any Replace.
 func TestDeltaFIFO_HasSyncedFalseBeforeReplace(t *testing.T) {
 	f := NewDeltaFIFO(fifoOpts{KnownObjects: fifoStore(fifoPod("a", "0"))})
 	if f.HasSynced() {
@@ -527,10 +532,10 @@ func TestDeltaFIFO_HasSyncedFalseBeforeReplace(t *testing.T) {
 	}
 }
 
-// Items 13, 17: after the first Replace, HasSynced becomes true only once every
-// initial key (tombstones included) has been popped and processed; while the
-// last one is processed it is still false. Initial items are popped with
-// isInInitialList set.
+// #initial-list-flag, #queue-synced: after the first Replace, HasSynced becomes
+// true only once every initial key (tombstones included) has been popped and
+// processed; while the last one is processed it is still false. Initial items
+// are popped with isInInitialList set.
 func TestDeltaFIFO_HasSyncedAfterInitialItemsProcessed(t *testing.T) {
 	f := NewDeltaFIFO(fifoOpts{KnownObjects: fifoStore(fifoPod("gone", "0"))})
 	if err := f.Replace(fifoCtx(t), []*corev1.Pod{fifoPod("a", "1"), fifoPod("b", "1")}); err != nil {
@@ -562,7 +567,7 @@ func TestDeltaFIFO_HasSyncedAfterInitialItemsProcessed(t *testing.T) {
 	}
 }
 
-// Item 17: Replace of an empty list makes the queue synced at once.
+// #queue-synced: Replace of an empty list makes the queue synced at once.
 func TestDeltaFIFO_HasSyncedAfterEmptyReplace(t *testing.T) {
 	f := NewDeltaFIFO(fifoOpts{KnownObjects: fifoStore()})
 	if err := f.Replace(fifoCtx(t), nil); err != nil {
@@ -573,9 +578,9 @@ func TestDeltaFIFO_HasSyncedAfterEmptyReplace(t *testing.T) {
 	}
 }
 
-// Items 13, 17: an Add, Update or Delete before the first Replace makes the
-// queue synced (before anything is popped), and a later Replace is not an
-// initial list.
+// #initial-list-flag, #queue-synced: an Add, Update or Delete before the first
+// Replace makes the queue synced (before anything is popped), and a later
+// Replace is not an initial list.
 func TestDeltaFIFO_HasSyncedAfterEventBeforeReplace(t *testing.T) {
 	for _, op := range []fifoOp{
 		opAdd("a", "1"), opUpdate("a", "1"), opDelete("known", "1"), opDelete("never-seen", "1"),
@@ -596,8 +601,8 @@ func TestDeltaFIFO_HasSyncedAfterEventBeforeReplace(t *testing.T) {
 	}
 }
 
-// Item 13: isInInitialList is true for the items of the first Replace and
-// false for everything after, later relists included.
+// #initial-list-flag: isInInitialList is true for the items of the first
+// Replace and false for everything after, later relists included.
 func TestDeltaFIFO_IsInInitialListOnlyForFirstReplace(t *testing.T) {
 	f := NewDeltaFIFO(fifoOpts{})
 	fifoRun(t, f, []fifoOp{opReplace("a@1", "b@1")})
@@ -619,11 +624,11 @@ func TestDeltaFIFO_IsInInitialListOnlyForFirstReplace(t *testing.T) {
 	}
 }
 
-// Items 13, 17 with a failing process: an initial item whose processing fails
-// has not been processed, so the queue must not be synced until it is
-// processed successfully, and it is still an initial item when it comes back.
-// In the second case a watch event queued after the first Replace is popped
-// before the requeued initial item.
+// #initial-list-flag and #queue-synced with a failing process: an initial item
+// whose processing fails has not been processed, so the queue must not be
+// synced until it is processed successfully, and it is still an initial item
+// when it comes back. In the second case a watch event queued after the first
+// Replace is popped before the requeued initial item.
 func TestDeltaFIFO_HasSyncedWaitsForFailedInitialItems(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -708,8 +713,8 @@ func TestDeltaFIFO_PopErrorRequeuesAheadOfNewDeltas(t *testing.T) {
 	})
 }
 
-// Item 4 across a requeue: when a failed Deleted delta is put back in front of
-// a Deleted delta that arrived while it was processed, the two are
+// #delete-dedup across a requeue: when a failed Deleted delta is put back in
+// front of a Deleted delta that arrived while it was processed, the two are
 // consecutive deletes and must collapse as any other two.
 func TestDeltaFIFO_PopErrorRequeueCollapsesDeletes(t *testing.T) {
 	f := NewDeltaFIFO(fifoOpts{KnownObjects: fifoStore(fifoPod("a", "0"))})
@@ -835,8 +840,9 @@ func fifoWhileInFlight(t *testing.T, f *fifoT, during func()) fifoPopped {
 	return p
 }
 
-// Item 5 with a key in flight: a Delete of the key being processed is queued,
-// not dropped, even when neither the queue nor KnownObjects holds it.
+// #delete-unknown-key with a key in flight: a Delete of the key being processed
+// is queued, not dropped, even when neither the queue nor KnownObjects holds
+// it.
 func TestDeltaFIFO_InFlightKeyDeleteIsQueued(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -863,8 +869,9 @@ func TestDeltaFIFO_InFlightKeyDeleteIsQueued(t *testing.T) {
 	}
 }
 
-// Item 24 with a key in flight: Resync skips the key being processed (the
-// store may not reflect it yet) and queues Sync for the other known keys.
+// #resync-skips-queued with a key in flight: Resync skips the key being
+// processed (the store may not reflect it yet) and queues Sync for the other
+// known keys.
 func TestDeltaFIFO_InFlightKeyResyncSkipsIt(t *testing.T) {
 	store := fifoStore(fifoPod("k", "0"), fifoPod("j", "0"))
 	f := NewDeltaFIFO(fifoOpts{KnownObjects: store})
@@ -896,9 +903,9 @@ func TestDeltaFIFO_InFlightKeyReplaceFromAnotherGoroutine(t *testing.T) {
 	})
 }
 
-// Item 24: Resync queues a Sync delta (with the stored object) for every known
-// key that is not queued, and skips queued keys; without KnownObjects it does
-// nothing.
+// #resync-skips-queued: Resync queues a Sync delta (with the stored object) for
+// every known key that is not queued, and skips queued keys; without
+// KnownObjects it does nothing.
 func TestDeltaFIFO_ResyncSkipsQueuedKeys(t *testing.T) {
 	t.Run("no KnownObjects", func(t *testing.T) {
 		f := NewDeltaFIFO(fifoOpts{})
@@ -958,9 +965,9 @@ func (c *fifoTransformCounter) count(p *corev1.Pod) int {
 	return c.calls[p]
 }
 
-// Item 43: Transform runs once per object entering the queue through Add,
-// Update, Delete or Replace, and never on objects that Resync or an inferred
-// delete takes from KnownObjects or from the queue.
+// #transform-once: Transform runs once per object entering the queue through
+// Add, Update, Delete or Replace, and never on objects that Resync or an
+// inferred delete takes from KnownObjects or from the queue.
 func TestDeltaFIFO_TransformOncePerIncomingObject(t *testing.T) {
 	var tr fifoTransformCounter
 	known := fifoPod("known", "0")
@@ -1015,8 +1022,8 @@ func TestDeltaFIFO_TransformOncePerIncomingObject(t *testing.T) {
 	}
 }
 
-// Item 45: a transform error is returned and nothing is queued, for Replace
-// not even the objects before the failing one.
+// #transform-errors: a transform error is returned and nothing is queued, for
+// Replace not even the objects before the failing one.
 func TestDeltaFIFO_TransformErrorQueuesNothing(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -1207,11 +1214,11 @@ func TestDeltaFIFO_MaxSizeWaitingProducerHonoursCancelAndClose(t *testing.T) {
 	}
 }
 
-// Item 24 with MaxSize: a Resync that has to wait for room must not queue a
-// Sync delta carrying the object it read before waiting once a newer state of
-// that key has been queued or processed meanwhile (a resync never overtakes a
-// newer update, and must never put an older object back into the store).
-// The Resync is held, deterministically, after it decided to wait.
+// #resync-skips-queued with MaxSize: a Resync that has to wait for room must
+// not queue a Sync delta carrying the object it read before waiting once a
+// newer state of that key has been queued or processed meanwhile (a resync
+// never overtakes a newer update, and must never put an older object back into
+// the store). The Resync is held, deterministically, after it decided to wait.
 func TestDeltaFIFO_MaxSizeResyncDoesNotQueueStaleSync(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -1269,9 +1276,9 @@ func TestDeltaFIFO_MaxSizeResyncDoesNotQueueStaleSync(t *testing.T) {
 	}
 }
 
-// Item 7 with MaxSize and a second producer: a tombstone that Replace has to
-// wait for room to queue must carry the key's newest queued state at the time
-// it is queued, not the known object it read before waiting.
+// #relist-tombstones with MaxSize and a second producer: a tombstone that
+// Replace has to wait for room to queue must carry the key's newest queued
+// state at the time it is queued, not the known object it read before waiting.
 func TestDeltaFIFO_MaxSizeReplaceTombstoneCarriesNewestState(t *testing.T) {
 	f := NewDeltaFIFO(fifoOpts{KnownObjects: fifoStore(fifoPod("k", "0")), MaxSize: 1})
 	fifoRun(t, f, []fifoOp{opAdd("x", "1")}) // fills the queue
@@ -1292,10 +1299,10 @@ func TestDeltaFIFO_MaxSizeReplaceTombstoneCarriesNewestState(t *testing.T) {
 	fifoExpect(t, "popped", fifoLines(fifoDrain(t, f)), []string{"k: Updated k@1, Deleted k@1?"})
 }
 
-// Item 17 with MaxSize and a second producer: while the first Replace waits
-// for room, an Update of an already-queued key (which never waits) must not
-// make the queue synced before the rest of the list is queued and processed;
-// HasSynced must not go from true back to false.
+// #queue-synced with MaxSize and a second producer: while the first Replace
+// waits for room, an Update of an already-queued key (which never waits) must
+// not make the queue synced before the rest of the list is queued and
+// processed; HasSynced must not go from true back to false.
 func TestDeltaFIFO_HasSyncedStaysFalseWhileFirstReplaceWaits(t *testing.T) {
 	f := NewDeltaFIFO(fifoOpts{MaxSize: 1})
 	pctx := newFIFOPauseCtx(fifoCtx(t))

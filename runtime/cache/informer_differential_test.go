@@ -50,45 +50,51 @@ package cache
 // changes others; sometimes the relist's first LIST fails with 410 too. More
 // events follow the relist.
 //
-// Semantics items of the client-go semantics document pinned here:
+// Client-go behaviours pinned here, by their anchors in
+// docs/clientgo-semantics.md:
 //
-//   - 8: a relist delivers tombstone deletes for objects missing from the list
-//     and updates or adds for the listed ones (per key; the cross-key order
-//     differs by design and is not compared).
-//   - 10: add or update is decided by presence in the store: scripts send
-//     ADDED for cached keys (OnUpdate) and MODIFIED for uncached ones (OnAdd).
-//   - 11: an object a relist returns unchanged (same resourceVersion) gives an
-//     update counted as a resync. With resync 0, client-go 0.37.2 delivers it
-//     to every handler, as OnUpdate(old, new) with equal resourceVersions,
-//     because listeners start out marked as syncing and only the resync timer
-//     (absent with resync 0) clears the mark (see infdModel.list). The
-//     semantics document's "not delivered to handlers with resync 0" holds
-//     only once a resync check has run. Ours must do the same.
-//   - 12: deletes carry the last state: the watch event's object for a seen
-//     delete, the stored object with finalStateUnknown for an inferred one.
-//   - 13: isInInitialList is true for the objects of the first list only:
-//     false for objects a later relist adds, and false for an object a watch
-//     event adds while the initial list is still being processed (client-go's
-//     RealFIFO processes the whole first list before any later event). The
-//     "hold" start (infdStartHold, one seed in five) makes the latter
-//     deterministic: it blocks the consumer inside the first list, queues
-//     events behind it, among them the delete and re-creation of a listed
-//     object, then lets it go.
-//   - 27-28: a watch closed normally is re-opened from the last RV with no
-//     LIST; a 410 during a watch (event or Watch error) relists from the last
-//     RV, not from ""; a LIST failing with 410 is retried at once with RV "".
+//   - #relist-order: a relist delivers tombstone deletes for objects missing
+//     from the list and updates or adds for the listed ones (per key; the
+//     cross-key order differs by design and is not compared).
+//   - #add-or-update: add or update is decided by presence in the store:
+//     scripts send ADDED for cached keys (OnUpdate) and MODIFIED for uncached
+//     ones (OnAdd).
+//   - #same-rv-is-resync: an object a relist returns unchanged (same
+//     resourceVersion) gives an update counted as a resync. With resync 0,
+//     client-go 0.37.2 delivers it to every handler, as OnUpdate(old, new) with
+//     equal resourceVersions, because listeners start out marked as syncing and
+//     only the resync timer (absent with resync 0) clears the mark (see
+//     infdModel.list). Handlers with resync 0 are skipped only once a resync
+//     check has run. Ours must do the same.
+//   - #delete-notification: deletes carry the last state: the watch event's
+//     object for a seen delete, the stored object with finalStateUnknown for an
+//     inferred one.
+//   - #initial-list-flag: isInInitialList is true for the objects of the first
+//     list only: false for objects a later relist adds, and false for an object
+//     a watch event adds while the initial list is still being processed
+//     (client-go's RealFIFO processes the whole first list before any later
+//     event). The "hold" start (infdStartHold, one seed in five) makes the
+//     latter deterministic: it blocks the consumer inside the first list,
+//     queues events behind it, among them the delete and re-creation of a
+//     listed object, then lets it go.
+//   - #relist-resource-version, #watch-errors: a watch closed normally is
+//     re-opened from the last RV with no LIST; a 410 during a watch (event or
+//     Watch error) relists from the last RV, not from ""; a LIST failing with
+//     410 is retried at once with RV "".
 //
 // Documented differences the comparison allows, and nothing else:
 //
-//   - item 5: a watch DELETED event for a key the store does not hold is
-//     dropped by our DeltaFIFO, while client-go's RealFIFO delivers OnDelete
-//     for it. Scripts send such deletes (about 5% of events); the model
-//     expects them from client-go only, and they are removed from client-go's
-//     sequences (each exactly once, identified by its unique resourceVersion)
-//     before the per-key comparison with ours.
-//   - item 4: our DeltaFIFO lets a later delete replace a queued tombstone of
-//     the same key. To keep that timing-dependent case out, the driver always
-//     waits until a relist has been fully processed before the next step.
+//   - #delete-unknown-key: a watch DELETED event for a key the store does not
+//     hold is dropped by our DeltaFIFO, while client-go's RealFIFO delivers
+//     OnDelete for it. Scripts send such deletes (about 5% of events); the
+//     model expects them from client-go only, and they are removed from
+//     client-go's sequences (each exactly once, identified by its unique
+//     resourceVersion) before the per-key comparison with ours. Failure
+//     messages and script notes name the anchors.
+//   - #delete-dedup: our DeltaFIFO lets a later delete replace a queued
+//     tombstone of the same key. To keep that timing-dependent case out, the
+//     driver always waits until a relist has been fully processed before the
+//     next step.
 //
 // Burst steps (one in four, and the start of one seed in five) push their
 // events without waiting for them to be processed, so our DeltaFIFO
@@ -215,7 +221,7 @@ func infdDeleteCall(p *corev1.Pod, finalStateUnknown bool) string {
 }
 
 // infdNoWatchListClient opts out of watch-list streaming, so both reflectors
-// LIST then WATCH (semantics item 33).
+// LIST then WATCH (#watch-list).
 type infdNoWatchListClient struct{}
 
 func (infdNoWatchListClient) IsWatchListSemanticsUnSupported() bool { return true }
@@ -709,7 +715,7 @@ func newClientGoSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
 type infdModel struct {
 	view map[ObjectName]*corev1.Pod
 	// want are client-go's expected calls per key; ours must be the same
-	// minus unknownDeletes (semantics item 5).
+	// minus unknownDeletes (#delete-unknown-key).
 	want           map[ObjectName][]string
 	unknownDeletes map[string]bool // calls, which are unique by resourceVersion
 }
@@ -718,17 +724,17 @@ func (m *infdModel) expect(k ObjectName, call string) {
 	m.want[k] = append(m.want[k], call)
 }
 
-// list applies a LIST result: tombstones for missing keys, updates for
-// listed cached ones, adds with isInInitialList only for the first list
-// (semantics items 8, 13).
+// list applies a LIST result: tombstones for missing keys, updates for listed
+// cached ones, adds with isInInitialList only for the first list
+// (#relist-order, #initial-list-flag).
 //
-// Item 11 as client-go 0.37.2 actually behaves: an object the relist returns
+// #same-rv-is-resync as client-go 0.37.2 behaves: an object the relist returns
 // unchanged (same resourceVersion) gives an update counted as a resync, which
 // reaches the listeners marked as syncing; but sharedProcessor.addListener
 // registers every listener as syncing (p.listeners[listener] = true) and only
-// sharedProcessor.shouldResync, called from the reflector's resync timer,
-// ever clears the mark. With resync 0 there is no timer, so every handler
-// receives OnUpdate(old, new) with old and new at the same resourceVersion.
+// sharedProcessor.shouldResync, called from the reflector's resync timer, ever
+// clears the mark. With resync 0 there is no timer, so every handler receives
+// OnUpdate(old, new) with old and new at the same resourceVersion.
 func (m *infdModel) list(items []corev1.Pod, initial bool) {
 	listed := map[ObjectName]*corev1.Pod{}
 	for i := range items {
@@ -751,7 +757,8 @@ func (m *infdModel) list(items []corev1.Pod, initial bool) {
 	m.view = listed
 }
 
-// event applies a watch event (semantics items 10, 12, 5).
+// event applies a watch event (#add-or-update, #delete-notification,
+// #delete-unknown-key).
 func (m *infdModel) event(typ watch.EventType, p *corev1.Pod) {
 	k := KeyOf(p)
 	old, cached := m.view[k]
@@ -871,9 +878,9 @@ func (d *infdRun) modelCalls(i int) map[ObjectName][]string {
 	return infdWithoutInitialFlag(d.model.want)
 }
 
-// compareCalls compares the per-key calls of handler i of both informers:
-// ours must equal client-go's without its deletes of unknown keys (item 5),
-// and client-go's must equal the model's.
+// compareCalls compares the per-key calls of handler i of both informers: ours
+// must equal client-go's without its deletes of unknown keys
+// (#delete-unknown-key), and client-go's must equal the model's.
 func (d *infdRun) compareCalls(i int, ours, ref *infdRecorder) {
 	d.t.Helper()
 	name := infdHandlerNames[i]
@@ -881,10 +888,10 @@ func (d *infdRun) compareCalls(i int, ours, ref *infdRecorder) {
 	refAll := ref.snapshot()
 	refCalls, removed := d.model.withoutUnknownDeletes(refAll)
 	if removed != len(d.model.unknownDeletes) {
-		d.errorf("handler %s: client-go delivered %d deletes of unknown keys, the script sent %d (item 5)", name, removed, len(d.model.unknownDeletes))
+		d.errorf("handler %s: client-go delivered %d deletes of unknown keys, the script sent %d (#delete-unknown-key)", name, removed, len(d.model.unknownDeletes))
 	}
 	if _, n := d.model.withoutUnknownDeletes(ourCalls); n != 0 {
-		d.errorf("handler %s: ours delivered %d deletes of keys the store did not hold (item 5)", name, n)
+		d.errorf("handler %s: ours delivered %d deletes of keys the store did not hold (#delete-unknown-key)", name, n)
 	}
 	if !maps.EqualFunc(ourCalls, refCalls, slices.Equal) {
 		d.errorf("handler %s: per-key handler calls differ between ours and client-go (deletes of unknown keys removed from client-go's)", name)
@@ -1020,12 +1027,12 @@ func (d *infdRun) event() string {
 		k := absent[d.rng.IntN(len(absent))]
 		p, typ = d.newPod(k), watch.Added
 		if d.rng.IntN(6) == 0 {
-			typ, note = watch.Modified, " (uncached: OnAdd, item 10)"
+			typ, note = watch.Modified, " (uncached: OnAdd, #add-or-update)"
 		}
 		d.world.set(p)
 	case len(absent) > 0 && r < 30:
 		k := absent[d.rng.IntN(len(absent))]
-		p, typ, note = d.newPod(k), watch.Deleted, " (unknown key: client-go only, item 5)"
+		p, typ, note = d.newPod(k), watch.Deleted, " (unknown key: client-go only, #delete-unknown-key)"
 	case r < 50:
 		k := present[d.rng.IntN(len(present))]
 		old, _ := d.world.get(k)
@@ -1037,7 +1044,7 @@ func (d *infdRun) event() string {
 		old, _ := d.world.get(k)
 		p, typ = d.changed(old), watch.Modified
 		if d.rng.IntN(6) == 0 {
-			typ, note = watch.Added, " (cached: OnUpdate, item 10)"
+			typ, note = watch.Added, " (cached: OnUpdate, #add-or-update)"
 		}
 		d.world.set(p)
 	}
@@ -1106,11 +1113,12 @@ const (
 	// infdStartNoWait sends the first events without waiting.
 	infdStartNoWait
 	// infdStartHold holds the processing of the initial list (the index
-	// function blocks on infdSide.gate) until the first events, among them
-	// the delete and re-creation of a listed object, have been queued behind
-	// it. client-go's RealFIFO processes the whole initial list before any
-	// of them, so the re-created object's add has isInInitialList false
-	// (item 13); our DeltaFIFO appends them to the listed keys' deltas.
+	// function blocks on infdSide.gate) until the first events, among them the
+	// delete and re-creation of a listed object, have been queued behind it.
+	// client-go's RealFIFO processes the whole initial list before any of them,
+	// so the re-created object's add has isInInitialList false
+	// (#initial-list-flag); our DeltaFIFO appends them to the listed keys'
+	// deltas.
 	infdStartHold
 )
 
@@ -1187,9 +1195,9 @@ func infdListDesc(l *corev1.PodList) []string {
 	return out
 }
 
-// closeWatch ends the current watch normally after at least one event (a
-// watch closed within 1 s with no events is an error that relists, item
-// 28); the reflectors must re-watch from the last RV without listing.
+// closeWatch ends the current watch normally after at least one event (a watch
+// closed within 1 s with no events is an error that relists, #watch-errors);
+// the reflectors must re-watch from the last RV without listing.
 func (d *infdRun) closeWatch(wait bool) {
 	d.events(1 + d.rng.IntN(2))
 	d.logf("close the watch")
@@ -1267,7 +1275,7 @@ func (d *infdRun) relist() {
 	d.lastRV = list.ResourceVersion
 	d.wantReq = append(d.wantReq, "watch rv="+d.lastRV)
 	d.awaitWatchers("watch after relist")
-	// Always wait: see the note on item 4 at the top of the file.
+	// Always wait: see the note on #delete-dedup at the top of the file.
 	d.barrier("relist")
 }
 
@@ -1323,7 +1331,8 @@ func (d *infdRun) compare() {
 		d.compareCalls(i, ours.recorders()[i], ref.recorders()[i])
 	}
 
-	// Requests (items 27-28), resourceVersion and sync state.
+	// Requests (#relist-resource-version, #watch-errors), resourceVersion and
+	// sync state.
 	for _, s := range d.sides {
 		if got := s.ep.requestLog(); !slices.Equal(got, d.wantReq) {
 			d.errorf("%s made requests %v, want %v", s.name, got, d.wantReq)
@@ -1331,8 +1340,9 @@ func (d *infdRun) compare() {
 		if s.ep.overflow {
 			d.errorf("%s opened more watches than the driver consumed", s.name)
 		}
-		// The reflector records an event's RV only after queueing the event,
-		// so the handler may see the last barrier first (item 48): poll.
+		// The reflector records an event's RV only after queueing the event, so
+		// the handler may see the last barrier first
+		// (#informer-resource-version): poll.
 		deadline := time.Now().Add(infdTimeout)
 		for s.lastSyncRV() != d.lastRV && time.Now().Before(deadline) {
 			time.Sleep(time.Millisecond)

@@ -9,9 +9,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// ListWatch lists and watches the objects of one resource, for a Reflector.
-// T is the object type the list holds; the reflector rejects objects of any
-// other type (semantics item 32).
+// ListWatch lists and watches the objects of one resource, for a Reflector. T
+// is the object type the list holds; the reflector rejects objects of any other
+// type (docs/clientgo-semantics.md#type-checks).
 type ListWatch[T Object] struct {
 	lw     *cache.ListWatch
 	client any

@@ -7,7 +7,8 @@ import (
 )
 
 // TestMain fails the package's tests if any goroutine is still running once
-// they are done (semantics item 46), as client-go's tools/cache tests do.
+// they are done, as client-go's tools/cache tests do
+// (docs/clientgo-semantics.md#run-and-stop).
 //
 // Nothing is ignored: neither client-go nor klog leaves a goroutine behind
 // here. klog starts its flush daemon only when asked to (StartFlushDaemon,

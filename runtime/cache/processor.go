@@ -12,7 +12,7 @@ import (
 )
 
 // minimumResyncPeriod is the smallest resync period a handler can ask for
-// (semantics item 23).
+// (docs/clientgo-semantics.md#resync-periods).
 const minimumResyncPeriod = time.Second
 
 // notificationKind says which handler method a notification calls.
@@ -64,7 +64,9 @@ type listener[T Object] struct {
 	wake    chan struct{} // capacity 1: a delivery may be waiting
 	stop    chan struct{}
 	stopped bool
-	done    chan struct{} // closed when run returns
+	done    chan struct{} // closed when run returns, or on removal if run never started
+	// running says whether run has been started. Guarded by the processor.
+	running bool
 
 	// initialPending counts initial-list adds queued and not yet delivered.
 	initialPending atomic.Int64
@@ -195,6 +197,11 @@ func (l *listener[T]) deliver(n notification[T]) {
 	}
 }
 
+// ShutdownChan is closed once the listener has stopped for good: its handler
+// is not running and will not be called again. client-go's
+// cache.ShutDownEventHandler removes a registration and waits on it.
+func (l *listener[T]) ShutdownChan() <-chan struct{} { return l.done }
+
 // shutdown stops the listener; it returns at once.
 func (l *listener[T]) shutdown() {
 	l.mu.Lock()
@@ -238,10 +245,15 @@ func (p *processor[T]) addListener(l *listener[T]) bool {
 func (p *processor[T]) removeListener(l *listener[T]) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if i := slices.Index(p.listeners, l); i >= 0 {
-		p.listeners = slices.Delete(p.listeners, i, i+1)
+	i := slices.Index(p.listeners, l)
+	if i < 0 {
+		return
 	}
+	p.listeners = slices.Delete(p.listeners, i, i+1)
 	l.shutdown()
+	if !l.running {
+		close(l.done) // run never started: nothing is left to wait for
+	}
 }
 
 // distribute queues n to every listener, or only to those that take resync
@@ -273,6 +285,7 @@ func (p *processor[T]) run(l *listener[T]) {
 		l.logger = p.logger
 	}
 	l.panics = &p.panics
+	l.running = true
 	p.running.Go(l.run)
 	p.running.Go(l.watchSynced)
 }
@@ -315,9 +328,9 @@ func (p *processor[T]) resyncCheckPeriodChanged(check time.Duration) {
 	}
 }
 
-// effectiveResync is the resync period a handler asking for requested gets
-// from an informer that checks every check: none when either is zero, and
-// never less often than the check (semantics item 23).
+// effectiveResync is the resync period a handler asking for requested gets from
+// an informer that checks every check: none when either is zero, and never less
+// often than the check (docs/clientgo-semantics.md#resync-periods).
 func effectiveResync(requested, check time.Duration) time.Duration {
 	if requested == 0 || check == 0 {
 		return 0

@@ -12,7 +12,8 @@ import (
 	"k8s.io/klog/v2"
 )
 
-// The item numbers in comments refer to the client-go semantics document.
+// A #name in comments is the anchor, in docs/clientgo-semantics.md, of the
+// client-go behaviour a test pins.
 // Helpers (recorder, gate, receive, ...) are in shared_informer_test.go.
 
 type podNotification = notification[*corev1.Pod]
@@ -56,8 +57,8 @@ func buffered(l *podListener) int {
 	return l.pending.len()
 }
 
-// Item 22: notifications added while the handler is blocked wait in the
-// listener's buffer (growing it well past its initial size) and are all
+// #per-handler-delivery: notifications added while the handler is blocked wait
+// in the listener's buffer (growing it well past its initial size) and are all
 // delivered, in order, once it unblocks.
 func TestListenerDeliversNotificationsBufferedWhileBlockedInOrder(t *testing.T) {
 	g := newGate(t)
@@ -81,8 +82,9 @@ func TestListenerDeliversNotificationsBufferedWhileBlockedInOrder(t *testing.T) 
 	}
 }
 
-// Item 21: removing a listener drops the notifications still buffered for
-// it, its goroutine ends once the handler returns, and it gets nothing more.
+// #handler-registration: removing a listener drops the notifications still
+// buffered for it, its goroutine ends once the handler returns, and it gets
+// nothing more.
 func TestListenerShutdownDropsBufferedNotificationsAndEndsItsGoroutine(t *testing.T) {
 	g := newGate(t)
 	h := newRecorder(g.hold)
@@ -110,8 +112,8 @@ func TestListenerShutdownDropsBufferedNotificationsAndEndsItsGoroutine(t *testin
 	}
 }
 
-// Item 46: stopping the processor ends every listener's goroutine before it
-// returns; stopping one that never started returns at once.
+// #run-and-stop: stopping the processor ends every listener's goroutine before
+// it returns; stopping one that never started returns at once.
 func TestProcessorStopEndsEveryListenerGoroutine(t *testing.T) {
 	var listeners []*podListener
 	for range 3 {
@@ -140,8 +142,9 @@ func TestProcessorStopEndsEveryListenerGoroutine(t *testing.T) {
 	receive(t, stopped, "stop of a processor that never started")
 }
 
-// Items 11, 23: a resync notification reaches only the listeners that the
-// last shouldResync found due, and each is due again one period later.
+// #same-rv-is-resync, #resync-periods: a resync notification reaches only the
+// listeners that the last shouldResync found due, and each is due again one
+// period later.
 func TestProcessorResyncReachesOnlyDueListeners(t *testing.T) {
 	t0 := time.Now()
 	never, every1s, every2s := newRecorder(nil), newRecorder(nil), newRecorder(nil)
@@ -174,8 +177,8 @@ func TestProcessorResyncReachesOnlyDueListeners(t *testing.T) {
 		"resync ns/p@2s", "add ns/marker0@0")
 }
 
-// Item 11: like client-go's (sharedProcessor.addListener marks every new
-// listener as syncing), a new listener takes resync notifications until the
+// #same-rv-is-resync: like client-go's (sharedProcessor.addListener marks every
+// new listener as syncing), a new listener takes resync notifications until the
 // first resync check decides who is due.
 func TestProcessorNewListenerTakesResyncNotificationsUntilFirstCheck(t *testing.T) {
 	t0 := time.Now()
@@ -189,8 +192,8 @@ func TestProcessorNewListenerTakesResyncNotificationsUntilFirstCheck(t *testing.
 	expectCalls(t, "listener without resync", h.waitUntil(t, "add ns/marker0@0"), "resync ns/p@before", "add ns/marker0@0")
 }
 
-// Item 18: a registration is synced once its upstream is and every initial
-// add queued for it has been handed to the handler and returned; other
+// #handler-synced: a registration is synced once its upstream is and every
+// initial add queued for it has been handed to the handler and returned; other
 // notifications do not count. Its HasSyncedChecker's channel closes exactly
 // then.
 func TestListenerHasSyncedWaitsForInitialAddsToBeDelivered(t *testing.T) {
@@ -259,8 +262,8 @@ func isClosed(ch <-chan struct{}) bool {
 	}
 }
 
-// Item 23: a listener's effective resync period is never shorter than the
-// informer's check period, and zero when either is zero.
+// #resync-periods: a listener's effective resync period is never shorter than
+// the informer's check period, and zero when either is zero.
 func TestEffectiveResync(t *testing.T) {
 	for _, tc := range []struct{ requested, check, want time.Duration }{
 		{0, time.Second, 0},

@@ -157,8 +157,10 @@ func (s *SharedIndexInformer[T]) SetTypedTransform(fn TransformFunc[T]) error {
 	return nil
 }
 
-// SetWatchErrorHandler sets the function told about every error that ends a
-// list or watch; it fails after Run.
+// SetWatchErrorHandler sets the function told about the errors that end a list
+// or keep a watch from opening (errors in an open watch stream are handled by
+// the reflector and never reach it: docs/clientgo-semantics.md#watch-errors);
+// it fails after Run.
 func (s *SharedIndexInformer[T]) SetWatchErrorHandler(handler cache.WatchErrorHandler) error {
 	if handler == nil {
 		return s.SetWatchErrorHandlerWithContext(nil)
@@ -440,8 +442,8 @@ func (c informerController[T]) HasSyncedChecker() cache.DoneChecker { return c.s
 func (c informerController[T]) LastSyncResourceVersion() string     { return c.s.LastSyncResourceVersion() }
 
 // handleDeltas applies one object's deltas to the store and queues the
-// notifications. Presence in the store, not the delta type, decides between
-// add and update (semantics item 10).
+// notifications. Presence in the store, not the delta type, decides between add
+// and update (docs/clientgo-semantics.md#add-or-update).
 func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas Deltas[T], isInInitialList bool) error {
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
@@ -450,7 +452,8 @@ func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas Deltas[T], 
 		case Sync, Replaced, Added, Updated:
 			if old, existed := s.indexer.Upsert(d.Object); existed {
 				// An unchanged resourceVersion is a resync: it reaches only
-				// listeners that take resyncs (semantics item 11).
+				// listeners that take resyncs
+				// (docs/clientgo-semantics.md#same-rv-is-resync).
 				resync := old.GetResourceVersion() == d.Object.GetResourceVersion()
 				s.processor.distribute(notification[T]{kind: updateNotification, oldObj: old, newObj: d.Object}, resync)
 			} else {

@@ -26,7 +26,8 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
 )
 
-// The item numbers in comments refer to the client-go semantics document.
+// A #name in comments is the anchor, in docs/clientgo-semantics.md, of the
+// client-go behaviour a test pins.
 //
 // These tests synchronise with channels: every timeout is a failure guard, and
 // polling happens only inside eventually. A few tests wait for client-go's
@@ -72,7 +73,7 @@ func podAt(name, rv string) *corev1.Pod {
 // call is one handler call as a recorder saw it.
 type call struct {
 	// kind is add, update, delete, or resync: an OnUpdate whose old and new
-	// object are the same object (semantics item 23).
+	// object are the same object (#resync-periods).
 	kind  string
 	key   string // namespace/name
 	oldRV string // update only
@@ -328,10 +329,10 @@ func withoutResyncs(calls []call) []call {
 }
 
 // checkChains checks that calls tell each object's life the way one handler
-// must see it (semantics items 10, 20, 22): per key, an add first (again after
-// a delete), then updates that each start from the resourceVersion of the
-// key's previous call, resyncs repeating it. It returns each present key's
-// last resourceVersion.
+// must see it (#add-or-update, #late-handler-replay, #per-handler-delivery):
+// per key, an add first (again after a delete), then updates that each start
+// from the resourceVersion of the key's previous call, resyncs repeating it. It
+// returns each present key's last resourceVersion.
 func checkChains(t *testing.T, who string, calls []call) map[string]string {
 	t.Helper()
 	last := map[string]string{}
@@ -453,9 +454,8 @@ func newScriptedLW(rv string, pods ...*corev1.Pod) *scriptedLW {
 	return s
 }
 
-// IsWatchListSemanticsUnSupported makes client-go's reflector list then
-// watch, instead of streaming the initial list through a watch (semantics
-// item 33).
+// IsWatchListSemanticsUnSupported makes client-go's reflector list then watch,
+// instead of streaming the initial list through a watch (#watch-list).
 func (s *scriptedLW) IsWatchListSemanticsUnSupported() bool { return true }
 
 // setList sets what the next lists return.
@@ -544,7 +544,7 @@ func (w *scriptedWatch) send(t *testing.T, typ watch.EventType, obj runtime.Obje
 }
 
 // expire ends the watch with 410 Expired: after its backoff (0.8-1.6 s),
-// client-go's reflector lists again and opens a new watch (semantics item 28).
+// client-go's reflector lists again and opens a new watch (#watch-errors).
 func (w *scriptedWatch) expire(t *testing.T) {
 	t.Helper()
 	w.send(t, watch.Error, &apierrors.NewResourceExpired("scripted: too old resource version").ErrStatus)
@@ -570,9 +570,9 @@ func (c *logCapture) String() string {
 	return c.buf.String()
 }
 
-// Items 10, 12, 13: end to end through a fake clientset, a create is an add,
-// a change an update carrying both states, a delete carries the last state;
-// only the initial list is "initial".
+// #add-or-update, #delete-notification, #initial-list-flag: end to end through
+// a fake clientset, a create is an add, a change an update carrying both
+// states, a delete carries the last state; only the initial list is "initial".
 func TestInformerDeliversAddUpdateDeleteFromFakeClientset(t *testing.T) {
 	client := fake.NewClientset(podAt("p1", "1"))
 	inf, watching := clientInformer(client, podInformerOptions{})
@@ -583,7 +583,8 @@ func TestInformerDeliversAddUpdateDeleteFromFakeClientset(t *testing.T) {
 	receive(t, watching, "the watch")
 
 	// Across keys, the order of calls follows the order in which keys were
-	// first queued (item 2): each change here is for a key queued after the
+	// first queued (#deltafifo-accumulates): each change here is for a key
+	// queued after the
 	// previous one's.
 	ctx, pods := context.Background(), client.CoreV1().Pods("ns")
 	if _, err := pods.Update(ctx, podAt("p1", "3"), metav1.UpdateOptions{}); err != nil {
@@ -617,10 +618,10 @@ func anyNames(objs []any) []string {
 	return out
 }
 
-// Item 10: whether a change is an add or an update is decided by the store,
-// not by the event type; item 12: a watched delete carries the deleted
-// object's last state (from the event), with no tombstone: typed and
-// untyped handlers alike.
+// #add-or-update: whether a change is an add or an update is decided by the
+// store, not by the event type; #delete-notification: a watched delete carries
+// the deleted object's last state (from the event), with no tombstone: typed
+// and untyped handlers alike.
 func TestInformerAddOrUpdateIsDecidedByStorePresence(t *testing.T) {
 	lw := newScriptedLW("1", podAt("p1", "1"))
 	inf := lw.informer(podInformerOptions{})
@@ -642,12 +643,13 @@ func TestInformerAddOrUpdateIsDecidedByStorePresence(t *testing.T) {
 	}
 }
 
-// Items 7, 12, 13: a relist turns objects missing from the new list into
-// deletes with a tombstone (finalStateUnknown), carrying the last known
-// state, after the listed objects; nothing of a relist counts as initial.
-// A typed handler gets a cache.DeletedObject with FinalStateUnknown set, an
-// untyped one a cache.DeletedFinalStateUnknown; both hold the key and the
-// object (the recorder checks). Waits for one relist backoff.
+// #relist-tombstones, #delete-notification, #initial-list-flag: a relist turns
+// objects missing from the new list into deletes with a tombstone
+// (finalStateUnknown), carrying the last known state, after the listed objects;
+// nothing of a relist counts as initial. A typed handler gets a
+// cache.DeletedObject with FinalStateUnknown set, an untyped one a
+// cache.DeletedFinalStateUnknown; both hold the key and the object (the
+// recorder checks). Waits for one relist backoff.
 func TestInformerRelistInfersDeletesWithFinalStateUnknown(t *testing.T) {
 	lw := newScriptedLW("1", podAt("p1", "1"), podAt("p2", "2"), podAt("p3", "3"))
 	inf := lw.informer(podInformerOptions{})
@@ -676,15 +678,15 @@ func TestInformerRelistInfersDeletesWithFinalStateUnknown(t *testing.T) {
 		"add ns/p9@9")
 }
 
-// Item 11: an update that keeps the resourceVersion (a relist of an unchanged
-// object) is a resync: once a resync check has run, it reaches only handlers
-// due for resync, never one with resync 0. (Before the first check every
-// handler takes it, as in client-go: see
+// #same-rv-is-resync: an update that keeps the resourceVersion (a relist of an
+// unchanged object) is a resync: once a resync check has run, it reaches only
+// handlers due for resync, never one with resync 0. (Before the first check
+// every handler takes it, as in client-go: see
 // TestProcessorNewListenerTakesResyncNotificationsUntilFirstCheck.) Uses the
 // real clock: with a 1 s period the resync handler is due at every check once
-// it has been due once (each check comes at least a period after the
-// previous one), so it is due when the relist is processed. Waits for a
-// resync check and a relist backoff.
+// it has been due once (each check comes at least a period after the previous
+// one), so it is due when the relist is processed. Waits for a resync check and
+// a relist backoff.
 func TestInformerSameResourceVersionUpdateReachesOnlyHandlersDueForResync(t *testing.T) {
 	lw := newScriptedLW("1", podAt("p1", "1"), podAt("p2", "2"))
 	inf := lw.informer(podInformerOptions{ResyncPeriod: time.Second})
@@ -706,9 +708,10 @@ func TestInformerSameResourceVersionUpdateReachesOnlyHandlersDueForResync(t *tes
 		"add ns/p1@1 (initial)", "add ns/p2@2 (initial)", "update ns/p1@1 -> 1", "update ns/p2@2 -> 3", "add ns/p9@9")
 }
 
-// Items 17, 18: the informer is synced once the initial list is in the store,
-// a registration once its handler has also returned from every initial add.
-// A blocked handler keeps its own registration unsynced, nobody else's.
+// #queue-synced, #handler-synced: the informer is synced once the initial list
+// is in the store, a registration once its handler has also returned from every
+// initial add. A blocked handler keeps its own registration unsynced, nobody
+// else's.
 func TestInformerRegistrationSyncsOnlyOnceItsHandlerGotTheInitialList(t *testing.T) {
 	lw := newScriptedLW("1", podAt("p1", "1"), podAt("p2", "2"))
 	inf := lw.informer(podInformerOptions{})
@@ -734,9 +737,9 @@ func TestInformerRegistrationSyncsOnlyOnceItsHandlerGotTheInitialList(t *testing
 	expectCalls(t, "fast handler", fast.waitFor(t, 2), "add ns/p1@1 (initial)", "add ns/p2@2 (initial)")
 }
 
-// Item 20: a handler added after Run first gets an initial add for every
-// object in the store, then exactly every later change, even while changes
-// keep coming; its registration syncs once those adds are delivered.
+// #late-handler-replay: a handler added after Run first gets an initial add for
+// every object in the store, then exactly every later change, even while
+// changes keep coming; its registration syncs once those adds are delivered.
 func TestInformerHandlerAddedAfterRunGetsStoreAsInitialAddsFirst(t *testing.T) {
 	lw := newScriptedLW("1", podAt("p1", "1"), podAt("p2", "1"))
 	inf := lw.informer(podInformerOptions{})
@@ -795,8 +798,8 @@ func TestInformerHandlerAddedAfterRunGetsStoreAsInitialAddsFirst(t *testing.T) {
 	}
 }
 
-// Item 21: the same handler added twice gets two independent registrations,
-// and removing one leaves the other.
+// #handler-registration: the same handler added twice gets two independent
+// registrations, and removing one leaves the other.
 func TestInformerSameHandlerAddedTwiceGetsTwoRegistrations(t *testing.T) {
 	lw := newScriptedLW("1", podAt("p1", "1"))
 	inf := lw.informer(podInformerOptions{})
@@ -823,8 +826,8 @@ func TestInformerSameHandlerAddedTwiceGetsTwoRegistrations(t *testing.T) {
 		"add ns/p1@1 (initial)", "add ns/p1@1 (initial)", "add ns/p2@2", "add ns/p2@2", "add ns/p3@3", "add ns/p4@4")
 }
 
-// Item 21: removing a registration twice is fine, and removing one of
-// another informer does nothing.
+// #handler-registration: removing a registration twice is fine, and removing
+// one of another informer does nothing.
 func TestInformerRemoveEventHandlerIsIdempotentAndIgnoresForeignHandles(t *testing.T) {
 	lw1, lw2 := newScriptedLW("1"), newScriptedLW("1")
 	inf1, inf2 := lw1.informer(podInformerOptions{}), lw2.informer(podInformerOptions{})
@@ -853,8 +856,8 @@ func TestInformerRemoveEventHandlerIsIdempotentAndIgnoresForeignHandles(t *testi
 	}
 }
 
-// Item 21: a stopped informer refuses new handlers with client-go's message,
-// and removing a handler from it succeeds.
+// #handler-registration: a stopped informer refuses new handlers with
+// client-go's message, and removing a handler from it succeeds.
 func TestInformerStoppedRejectsNewHandlersButAllowsRemoval(t *testing.T) {
 	lw := newScriptedLW("1")
 	inf := lw.informer(podInformerOptions{})
@@ -890,8 +893,8 @@ func TestInformerStoppedRejectsNewHandlersButAllowsRemoval(t *testing.T) {
 	}
 }
 
-// Item 22: every handler gets every change in the order the informer
-// processed them, the same order for all handlers.
+// #per-handler-delivery: every handler gets every change in the order the
+// informer processed them, the same order for all handlers.
 func TestInformerDeliversEachHandlersCallsInOrder(t *testing.T) {
 	lw := newScriptedLW("1")
 	inf := lw.informer(podInformerOptions{})
@@ -930,8 +933,9 @@ func TestInformerDeliversEachHandlersCallsInOrder(t *testing.T) {
 	checkChains(t, "handler 2", calls2)
 }
 
-// Item 22: a blocked handler holds up neither the store nor another handler;
-// its calls wait in its own buffer and come in order once it unblocks.
+// #per-handler-delivery: a blocked handler holds up neither the store nor
+// another handler; its calls wait in its own buffer and come in order once it
+// unblocks.
 func TestInformerBlockedHandlerStallsNeitherOtherHandlersNorStore(t *testing.T) {
 	lw := newScriptedLW("1")
 	inf := lw.informer(podInformerOptions{})
@@ -960,8 +964,8 @@ func TestInformerBlockedHandlerStallsNeitherOtherHandlersNorStore(t *testing.T) 
 	}
 }
 
-// Item 22: a panicking handler is recovered, logged and counted; its later
-// calls and the other handlers' calls are still delivered, and its
+// #per-handler-delivery: a panicking handler is recovered, logged and counted;
+// its later calls and the other handlers' calls are still delivered, and its
 // registration still syncs.
 func TestInformerRecoversPanickingHandler(t *testing.T) {
 	var logs logCapture
@@ -993,10 +997,10 @@ func TestInformerRecoversPanickingHandler(t *testing.T) {
 	}
 }
 
-// Item 23: a resync sends OnUpdate(obj, obj) for every cached object to the
-// handlers with a resync period, and to no other. The fake clock decides who
-// is due; client-go's reflector checks on its own real 1 s timer, so the test
-// waits for one check after stepping the clock.
+// #resync-periods: a resync sends OnUpdate(obj, obj) for every cached object to
+// the handlers with a resync period, and to no other. The fake clock decides
+// who is due; client-go's reflector checks on its own real 1 s timer, so the
+// test waits for one check after stepping the clock.
 func TestInformerResyncReachesOnlyHandlersWithResync(t *testing.T) {
 	clk := clocktesting.NewFakeClock(time.Now())
 	lw := newScriptedLW("1", podAt("p1", "1"), podAt("p2", "2"))
@@ -1031,8 +1035,8 @@ func listenerOf(t *testing.T, reg cache.ResourceEventHandlerRegistration) *podLi
 	return l
 }
 
-// Item 23: an informer created with resync 0 never resyncs, whatever its
-// handlers ask for: it gives the reflector no resync period (so client-go
+// #resync-periods: an informer created with resync 0 never resyncs, whatever
+// its handlers ask for: it gives the reflector no resync period (so client-go
 // starts no resync timer) and no listener is ever due.
 func TestInformerWithoutResyncPeriodNeverResyncs(t *testing.T) {
 	clk := clocktesting.NewFakeClock(time.Now())
@@ -1046,9 +1050,9 @@ func TestInformerWithoutResyncPeriodNeverResyncs(t *testing.T) {
 	}
 }
 
-// Item 23: a handler's resync period below 1 s is raised to 1 s (and lowers
-// the informer's check period to it before Run); after Run it is raised to
-// the informer's check period.
+// #resync-periods: a handler's resync period below 1 s is raised to 1 s (and
+// lowers the informer's check period to it before Run); after Run it is raised
+// to the informer's check period.
 func TestInformerRaisesHandlerResyncPeriod(t *testing.T) {
 	clk := clocktesting.NewFakeClock(time.Now())
 	lw := newScriptedLW("1")
@@ -1073,8 +1077,8 @@ func TestInformerRaisesHandlerResyncPeriod(t *testing.T) {
 	}
 }
 
-// Item 38: AddIndexers after Run indexes the objects already cached, and
-// later ones; a clashing name is an error, and so is any call after stop.
+// #add-indexers-late: AddIndexers after Run indexes the objects already cached,
+// and later ones; a clashing name is an error, and so is any call after stop.
 func TestInformerAddIndexersAfterRunIndexesExistingItems(t *testing.T) {
 	p1, p2 := pod("ns", "p1", "n1", nil), pod("ns", "p2", "n2", nil)
 	lw := newScriptedLW("1", p1, p2)
@@ -1117,8 +1121,8 @@ func TestInformerAddIndexersAfterRunIndexesExistingItems(t *testing.T) {
 	}
 }
 
-// Item 46: a second Run returns at once and leaves the first running; a Run
-// after stop returns at once too.
+// #run-and-stop: a second Run returns at once and leaves the first running; a
+// Run after stop returns at once too.
 func TestInformerRunTwiceReturnsAtOnce(t *testing.T) {
 	lw := newScriptedLW("1", podAt("p1", "1"))
 	inf := lw.informer(podInformerOptions{})
@@ -1140,7 +1144,7 @@ func TestInformerRunTwiceReturnsAtOnce(t *testing.T) {
 	}
 }
 
-// Item 46: cancelling Run's context stops everything: Run returns,
+// #run-and-stop: cancelling Run's context stops everything: Run returns,
 // IsStopped turns true, and no goroutine of the informer, its reflector,
 // client-go's controller or its handlers is left.
 func TestInformerStopsEverythingWhenContextIsCancelled(t *testing.T) {
@@ -1164,7 +1168,7 @@ func TestInformerStopsEverythingWhenContextIsCancelled(t *testing.T) {
 	goleak.VerifyNone(t, ignore)
 }
 
-// Item 46: Run waits for every goroutine the informer started, like
+// #run-and-stop: Run waits for every goroutine the informer started, like
 // client-go's processor, whose WaitGroup also counts removed listeners: a
 // handler removed while in a call must have returned before Run does.
 //
@@ -1227,8 +1231,9 @@ func TestInformerWithMaxQueueSizeSyncsManyObjects(t *testing.T) {
 	}
 }
 
-// Item 28: an error that ends a list or watch goes to the watch error
-// handler; the reflector then retries (after its backoff) and syncs.
+// #watch-errors: an error that ends a list goes to the watch error handler
+// (errors in an open watch stream do not); the reflector then retries (after
+// its backoff) and syncs.
 func TestInformerCallsWatchErrorHandlerWhenListFails(t *testing.T) {
 	lw := newScriptedLW("1", podAt("p1", "1"))
 	lw.failNextList(errors.New("scripted list failure"))

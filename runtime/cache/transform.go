@@ -1,9 +1,10 @@
 package cache
 
 // TransformFunc changes an object before it enters an informer's queue; see
-// DeltaFIFOOptions.Transform for when it runs. It may mutate obj in place and
-// must be idempotent: with watch-list streaming it runs twice on the objects
-// of the initial list (semantics item 44).
+// DeltaFIFOOptions.Transform for when it runs. It may mutate obj in place. It
+// should be idempotent, as client-go requires (its watch-list sync applies a
+// transform twice); this runtime applies it once per incoming object
+// (docs/clientgo-semantics.md#transform-idempotent).
 type TransformFunc[T any] func(obj T) (T, error)
 
 // DropManagedFields is a TransformFunc that clears metadata.managedFields,

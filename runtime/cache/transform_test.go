@@ -12,7 +12,8 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// The item numbers in comments refer to the client-go semantics document.
+// A #name in comments is the anchor, in docs/clientgo-semantics.md, of the
+// client-go behaviour a test pins.
 // Helpers (recorder, scriptedLW, ...) are in shared_informer_test.go.
 
 // withManagedFields gives p a managedFields entry and returns it.
@@ -34,8 +35,8 @@ func isTransformed(p *corev1.Pod) bool {
 	return p.Labels["transformed"] == "true" && p.ManagedFields == nil
 }
 
-// Item 43: the informer's transform runs on every object of the list and of
-// watch events before the store, its indexes and the handlers see it.
+// #transform-once: the informer's transform runs on every object of the list
+// and of watch events before the store, its indexes and the handlers see it.
 func TestInformerTransformRunsBeforeStoreAndHandlers(t *testing.T) {
 	lw := newScriptedLW("1", withManagedFields(podAt("p1", "1")))
 	inf := lw.informer(podInformerOptions{Indexers: Indexers[*corev1.Pod]{
@@ -73,8 +74,8 @@ func TestInformerTransformRunsBeforeStoreAndHandlers(t *testing.T) {
 	}
 }
 
-// Item 47: SetTransform, SetTypedTransform, SetWatchErrorHandler and
-// SetWatchErrorHandlerWithContext work before Run and fail once it has
+// #setters-before-run: SetTransform, SetTypedTransform, SetWatchErrorHandler
+// and SetWatchErrorHandlerWithContext work before Run and fail once it has
 // started, also after it stopped.
 func TestInformerSettersFailAfterRun(t *testing.T) {
 	lw := newScriptedLW("1")
