@@ -25,7 +25,7 @@ func controllerArgs(l layout, k *Kind) func(*generator.Context) generator.Args {
 			"type":          k.Type,
 			"kind":          k.Type.Name.Name,
 			"namespaced":    k.Namespaced,
-			"name":          c.Namers["allLowercasePlural"].Name(k.Type) + "." + groupDisplayName(v.Group),
+			"name":          defaultControllerName(c, k),
 			"accessor":      factoryAccessor(c, k),
 			"groupVersion":  types.Ref(v.Package, "SchemeGroupVersion"),
 			"factory":       types.Ref(l.informers, "SharedInformerFactory"),
@@ -39,4 +39,14 @@ func controllerArgs(l layout, k *Kind) func(*generator.Context) generator.Args {
 			"watchOwned":    types.Ref(RuntimeControllerPkg, "WatchOwned"),
 		}
 	}
+}
+
+// defaultControllerName is the name a generated constructor gives a
+// controller when Options.Name is empty: the kind's resource, fully
+// qualified as kubectl writes it, <resource>.<version>.<group>
+// ("widgets.v1.shop.example.dev", "configmaps.v1.core"). Controller names
+// must be unique in a process, and the version keeps those of two versions
+// of one kind apart.
+func defaultControllerName(c *generator.Context, k *Kind) string {
+	return c.Namers["allLowercasePlural"].Name(k.Type) + "." + k.Version.Name + "." + groupDisplayName(k.Version.Group)
 }

@@ -1,6 +1,7 @@
 package generators
 
 import (
+	"cmp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -128,7 +129,8 @@ func indexBody(raw namer.Namer, ix *Index) string {
 	case markers.FromField:
 		im.FieldPath = packageAlias(raw, indexfunc.FieldPathPkg)
 	case markers.FromOwner:
-		im.Meta = packageAlias(raw, indexfunc.MetaPkg)
+		im.Cache = packageAlias(raw, indexfunc.CachePkg)
+		im.Schema = packageAlias(raw, indexfunc.SchemaPkg)
 	case markers.FromFunc:
 		pkg, name, _ := markers.SplitQualified(spec.Func)
 		spec.Func = raw.Name(types.Ref(pkg, name))
@@ -150,7 +152,7 @@ func describeIndex(ix *Index) string {
 	case markers.FromAnnotation:
 		return "by the value of their annotation " + ix.Spec.Key
 	case markers.FromOwner:
-		return "by the name of their controlling " + ix.Spec.Key
+		return "by the name of their controlling " + ix.Spec.Key + " (" + cmp.Or(ix.Spec.Group, markers.CoreGroup) + ")"
 	case markers.FromFunc:
 		return "by " + ix.Spec.Func
 	}

@@ -86,6 +86,7 @@ func BuildModel(c *generator.Context, lintRules ...string) (*Model, error) {
 	for _, input := range c.Inputs {
 		b.addPackage(c.Universe.Package(input))
 	}
+	b.resolveOwners()
 	if err := errors.Join(b.errs...); err != nil {
 		return nil, err
 	}
@@ -107,6 +108,9 @@ type modelBuilder struct {
 	versions map[string]*Version // by types package path
 	identify []apidefinitions.Option
 	errs     []error
+	// unqualifiedOwners are the owner indexes whose marker names the kind
+	// without its group, resolved once every input package is read.
+	unqualifiedOwners []*Index
 }
 
 func (b *modelBuilder) fail(err error) { b.errs = append(b.errs, err) }
@@ -302,6 +306,16 @@ func (b *modelBuilder) addIndex(k *Kind, m markers.Marker) {
 			ix.Spec.Paths = append(ix.Spec.Paths, r)
 			ix.Params = append(ix.Params, paramName(p, ix.Params))
 		}
+	case markers.FromOwner:
+		owner, err := markers.ParseOwner(m.Value)
+		if err != nil { // markers.Parse checked it
+			b.fail(m.Errorf("%v", err))
+			return
+		}
+		ix.Spec.Key, ix.Spec.Group = owner.Kind, owner.Group
+		if !owner.Qualified {
+			b.unqualifiedOwners = append(b.unqualifiedOwners, ix)
+		}
 	case markers.FromFunc:
 		fn, err := b.indexFunc(k, m.Value)
 		if err != nil {
@@ -311,6 +325,67 @@ func (b *modelBuilder) addIndex(k *Kind, m markers.Marker) {
 		ix.Spec.Func = fn.Name.Package + "." + fn.Name.Name
 	}
 	k.Indexes = append(k.Indexes, ix)
+}
+
+// resolveOwners sets the group of the owner indexes whose marker names only
+// the kind: the group of the one input package group/version that defines
+// a kind of that name (a type embedding metav1.TypeMeta). A kind that no
+// input package defines, or that input packages of several groups define,
+// is an error that asks for the qualified form, group/Kind.
+func (b *modelBuilder) resolveOwners() {
+	if len(b.unqualifiedOwners) == 0 {
+		return
+	}
+	groups := map[string][]string{} // kind -> the groups defining it, sorted
+	for _, input := range b.c.Inputs {
+		p := b.c.Universe.Package(input)
+		v := b.versions[p.Path]
+		if v == nil {
+			continue
+		}
+		group := v.Group.Name
+		if group == markers.CoreGroup {
+			group = ""
+		}
+		for name, t := range p.Types {
+			if isKind(t) && !slices.Contains(groups[name], group) {
+				groups[name] = append(groups[name], group)
+				slices.Sort(groups[name])
+			}
+		}
+	}
+	for _, ix := range b.unqualifiedOwners {
+		kind := ix.Spec.Key
+		switch found := groups[kind]; len(found) {
+		case 1:
+			ix.Spec.Group = found[0]
+		case 0:
+			b.fail(ix.Marker.Errorf("owner kind %s is not a kind of the input packages, so its API group is unknown; "+
+				"name the group: owner: \"<group>/%s\" (\"%s/%s\" for the core group), such as owner: \"apps/ReplicaSet\"",
+				kind, kind, markers.CoreGroup, kind))
+		default:
+			qualified := make([]string, len(found))
+			for i, g := range found {
+				qualified[i] = fmt.Sprintf("%q", cmp.Or(g, markers.CoreGroup)+"/"+kind)
+			}
+			b.fail(ix.Marker.Errorf("owner kind %s is a kind of several groups of the input packages; name the group: owner: %s",
+				kind, strings.Join(qualified, " or ")))
+		}
+	}
+}
+
+// isKind reports whether t is an API object type: a struct that embeds
+// metav1.TypeMeta.
+func isKind(t *types.Type) bool {
+	if t.Kind != types.Struct {
+		return false
+	}
+	for _, m := range t.Members {
+		if m.Embedded && m.Type.Name == (types.Name{Package: "k8s.io/apimachinery/pkg/apis/meta/v1", Name: "TypeMeta"}) {
+			return true
+		}
+	}
+	return false
 }
 
 // indexFunc finds a user index function and checks it is func(*T) []string.

@@ -63,6 +63,7 @@ strings):
     // +index(name: byTeam, label: team)
     // +index(name: byOwner, annotation: "example.dev/owner")
     // +index(name: byShop, owner: Shop)
+    // +index(name: byReplicaSet, owner: "apps/ReplicaSet")
     // +index(name: byZone, func: "example.dev/shop/indexing.ZoneOf")
 
   On a package's doc comment, for types you do not own:
@@ -75,7 +76,11 @@ strings):
               composite key, looked up with one argument per path
   label       the value of that label (absent: no value)
   annotation  the value of that annotation (absent: no value)
-  owner       the name of the controlling owner reference of that kind
+  owner       the name of the controlling owner reference of that kind and API
+              group, in any version of the group; group/Kind names the group
+              (core/Kind for the core group), a Kind alone takes the group of
+              the input package defining it (an error when none or several
+              groups of the inputs do)
   func        a function func(*T) []string, checked at generate time
   for         (package comments only) the fully qualified type
 

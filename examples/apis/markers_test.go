@@ -8,6 +8,7 @@
 package apis_test
 
 import (
+	"cmp"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -258,6 +259,12 @@ func TestIndexMarkers(t *testing.T) {
 	for _, gvk := range kubeKinds() {
 		knownKinds[gvk] = true
 	}
+	// knownGroupKinds are the kinds as a qualified owner names them,
+	// group/Kind (core/Kind for the core group).
+	knownGroupKinds := map[string]bool{}
+	for gvk := range kubescheme.Scheme.AllKnownTypes() {
+		knownGroupKinds[cmp.Or(gvk.Group, "core")+"/"+gvk.Kind] = true
+	}
 
 	var all []marker
 	dirs := make([]string, 0, len(apiPackages))
@@ -280,6 +287,7 @@ func TestIndexMarkers(t *testing.T) {
 				if gvk.Group != "" {
 					types[gvk.Kind] = rt
 					knownKinds[gvk.Kind] = true
+					knownGroupKinds[gvk.Group+"/"+gvk.Kind] = true
 				}
 			}
 		}
@@ -405,7 +413,11 @@ func TestIndexMarkers(t *testing.T) {
 			}
 			forms[sources[0]] = true
 		case "owner":
-			if !kindRE.MatchString(v) || !knownKinds[v] {
+			if _, kind, qualified := strings.Cut(v, "/"); qualified {
+				if !kindRE.MatchString(kind) || !knownGroupKinds[v] {
+					t.Errorf("%s: owner %q is not a known group/Kind", m.pos, v)
+				}
+			} else if !kindRE.MatchString(v) || !knownKinds[v] {
 				t.Errorf("%s: owner %q is not a known kind", m.pos, v)
 			}
 			forms["owner"] = true

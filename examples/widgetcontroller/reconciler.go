@@ -138,10 +138,10 @@ func (r *Reconciler) apply(ctx context.Context, w *shopv1.Widget, desired *corev
 	if err != nil {
 		return err
 	}
-	owner := metav1.GetControllerOfNoCopy(existing)
-	if owner == nil || owner.Kind != "Widget" {
+	if _, ok := cache.ControllerOf(existing, shopv1.SchemeGroupVersion.WithKind("Widget").GroupKind()); !ok {
 		return nameConflictError{name: desired.Name}
 	}
+	owner := metav1.GetControllerOfNoCopy(existing)
 	if owner.UID == w.UID && maps.Equal(existing.Data, desired.Data) && existing.Annotations[ManagedByAnnotation] == Name {
 		return nil
 	}

@@ -16,8 +16,14 @@ import (
 // for value formatting and composite keys.
 const FieldPathPkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 
-// MetaPkg is the import path of apimachinery's meta/v1, used by owner indexes.
-const MetaPkg = "k8s.io/apimachinery/pkg/apis/meta/v1"
+// CachePkg is the import path of the runtime package whose ControllerOf
+// owner indexes call: the one definition of "controlled by a K" that the
+// runtime's controllers (WatchOwned) use too.
+const CachePkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+
+// SchemaPkg is the import path of apimachinery's runtime/schema, whose
+// GroupKind names an owner index's kind.
+const SchemaPkg = "k8s.io/apimachinery/pkg/runtime/schema"
 
 // Spec is what an index function computes.
 type Spec struct {
@@ -27,6 +33,9 @@ type Spec struct {
 	Paths []resolve.Path
 	// Key is the label or annotation key, or the owner kind.
 	Key string
+	// Group is the API group of an owner index's kind ("" for the core
+	// group).
+	Group string
 	// Func is the qualified Go name of the user's function, as the caller's
 	// import tracker renders it (for example "indexing.ZoneOf").
 	Func string
@@ -36,7 +45,8 @@ type Spec struct {
 // tracker supplies them.
 type Imports struct {
 	FieldPath string // alias of FieldPathPkg
-	Meta      string // alias of MetaPkg
+	Cache     string // alias of CachePkg
+	Schema    string // alias of SchemaPkg
 }
 
 // Body returns the statements of the index function, whose parameter is
@@ -48,8 +58,8 @@ func Body(s Spec, im Imports) string {
 	case markers.FromAnnotation:
 		return mapLookup("obj.Annotations", s.Key)
 	case markers.FromOwner:
-		return fmt.Sprintf("if ref := %s.GetControllerOfNoCopy(obj); ref != nil && ref.Kind == %s {\n\treturn []string{ref.Name}\n}\nreturn nil\n",
-			im.Meta, strconv.Quote(s.Key))
+		return fmt.Sprintf("if name, ok := %s.ControllerOf(obj, %s.GroupKind{Group: %s, Kind: %s}); ok {\n\treturn []string{name}\n}\nreturn nil\n",
+			im.Cache, im.Schema, strconv.Quote(s.Group), strconv.Quote(s.Key))
 	case markers.FromFunc:
 		return fmt.Sprintf("return %s(obj)\n", s.Func)
 	}

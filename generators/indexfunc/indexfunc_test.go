@@ -26,7 +26,7 @@ const (
 	goldenFile = "testdata/golden/indexfuncs.go"
 )
 
-var imports = Imports{FieldPath: "fieldpath", Meta: "metav1"}
+var imports = Imports{FieldPath: "fieldpath", Cache: "cache", Schema: "schema"}
 
 // The golden file holds one generated function per kind of path and source;
 // the test checks it is what Body writes and that it compiles.
@@ -34,7 +34,7 @@ func TestBodiesMatchGoldenAndCompile(t *testing.T) {
 	widget := loadType(t, fixturePkg, "Widget")
 	var src bytes.Buffer
 	fmt.Fprintf(&src, "%s\n\n// Package golden holds generated index functions, checked by indexfunc's tests.\npackage golden\n\n", output.Header)
-	fmt.Fprintf(&src, "import (\n\tapi %q\n\tcorev1 %q\n\tmetav1 %q\n\tfieldpath %q\n\t\"strings\"\n)\n\n", fixturePkg, "k8s.io/api/core/v1", MetaPkg, FieldPathPkg)
+	fmt.Fprintf(&src, "import (\n\tapi %q\n\tcorev1 %q\n\tcache %q\n\tschema %q\n\tfieldpath %q\n\t\"strings\"\n)\n\n", fixturePkg, "k8s.io/api/core/v1", CachePkg, SchemaPkg, FieldPathPkg)
 	for _, tc := range []struct{ name, key string }{
 		{"Color", "spec.color"},
 		{"Size", "spec.size"},
@@ -68,7 +68,8 @@ func TestBodiesMatchGoldenAndCompile(t *testing.T) {
 	}{
 		{"App", Spec{Source: markers.FromLabel, Key: "app"}},
 		{"Owner", Spec{Source: markers.FromAnnotation, Key: "example.dev/owner"}},
-		{"ReplicaSet", Spec{Source: markers.FromOwner, Key: "ReplicaSet"}},
+		{"ReplicaSet", Spec{Source: markers.FromOwner, Group: "apps", Key: "ReplicaSet"}},
+		{"Node", Spec{Source: markers.FromOwner, Key: "Node"}},
 		{"Zone", Spec{Source: markers.FromFunc, Func: "zoneOf"}},
 	} {
 		fmt.Fprintf(&src, "// PodBy%s indexes pods.\nfunc PodBy%s(obj *corev1.Pod) []string {\n%s}\n\n", tc.name, tc.name, Body(tc.spec, imports))

@@ -14,6 +14,7 @@ func FuzzParse(f *testing.F) {
 		`+index(name: byImage, field: "spec.containers[*].image")`,
 		`+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)`,
 		"+index(name: byTeam, label: team)",
+		`+index(name: byOwner, owner: "apps/ReplicaSet")`,
 		"+index(name: x, func: `a/b.C`)",
 		"+index(",
 		"+index=1",

@@ -8,12 +8,16 @@
 //	+index(name: byColor, field: spec.color)
 //	+index(name: byImage, field: "spec.containers[*].image")
 //	+index(name: byTeam, label: team)
+//	+index(name: byShop, owner: Shop)
+//	+index(for: "k8s.io/api/core/v1.Pod", name: byReplicaSet, owner: "apps/ReplicaSet")
 //	+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)
 //
 // On a type's doc comment a marker declares an index of that type; on a
 // package's doc comment it must name the type with for. This package checks
-// the marker's own shape (arguments, names, exactly one source); whether a
-// field path or function exists is checked against the types later.
+// the marker's own shape (arguments, names, exactly one source, the form of
+// an owner); whether a field path or function exists, and the API group of
+// an owner kind the marker does not qualify, are checked against the types
+// later.
 package markers
 
 import (
@@ -21,9 +25,12 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/gengo/v2/codetags"
 )
 
@@ -50,6 +57,54 @@ const argFor = "for"
 // argName is the index name argument.
 const argName = "name"
 
+// CoreGroup is how an owner argument writes the core API group, whose name
+// is empty: owner: "core/Node".
+const CoreGroup = "core"
+
+// Owner is the kind an owner index files objects under: an object is filed
+// under the name of its controlling owner reference when that reference is
+// of this kind and group, in any version of the group.
+type Owner struct {
+	// Group is the API group of the kind, "" for the core group. It is ""
+	// too when the marker does not name the group (Qualified is false):
+	// the generator then looks the kind up in its input packages.
+	Group string
+	// Kind is the owner's kind ("ReplicaSet").
+	Kind string
+	// Qualified says whether the marker names the group.
+	Qualified bool
+}
+
+// ParseOwner parses the value of an owner argument: a kind ("Shop"), or a
+// group and a kind ("apps/ReplicaSet"; "core/Node" for the core group). It
+// takes no version: owner references of every version of the group match.
+func ParseOwner(value string) (Owner, error) {
+	group, kind, qualified := strings.Cut(value, "/")
+	if !qualified {
+		kind, group = value, ""
+	}
+	example := "\"apps/ReplicaSet\""
+	switch {
+	case strings.Contains(kind, "/"):
+		return Owner{}, fmt.Errorf("owner %q must be Kind or group/Kind, such as %s: owner references of every version of the group match", value, example)
+	case qualified && group == "":
+		return Owner{}, fmt.Errorf("owner %q has an empty group; the core group is written %s, such as \"%s/%s\"", value, CoreGroup, CoreGroup, kind)
+	case qualified && versionRE.MatchString(group):
+		return Owner{}, fmt.Errorf("owner %q names a version, not a group; write group/Kind (\"%s/%s\" for the core group): owner references of every version of the group match", value, CoreGroup, kind)
+	case qualified && len(validation.IsDNS1123Subdomain(group)) > 0:
+		return Owner{}, fmt.Errorf("owner %q: %q is not an API group name (a DNS subdomain, such as apps or example.dev)", value, group)
+	case !token.IsIdentifier(kind) || !unicode.IsUpper(rune(kind[0])):
+		return Owner{}, fmt.Errorf("owner %q: %q is not a kind (a Go identifier starting with an upper-case letter, such as ReplicaSet)", value, kind)
+	}
+	if group == CoreGroup {
+		group = ""
+	}
+	return Owner{Group: group, Kind: kind, Qualified: qualified}, nil
+}
+
+// versionRE matches Kubernetes API version names (v1, v1beta2, v2alpha1).
+var versionRE = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
+
 // Marker is one parsed +index marker.
 type Marker struct {
 	// Pos is where the marker's comment line is.
@@ -64,7 +119,8 @@ type Marker struct {
 	Name string
 	// Source says which source argument the marker has, and Value is that
 	// argument's value: a field path, a label or annotation key, an owner
-	// kind, or a fully qualified function ("example.dev/pkg.Func").
+	// kind as ParseOwner reads it ("Shop", "apps/ReplicaSet"), or a fully
+	// qualified function ("example.dev/pkg.Func").
 	Source SourceKind
 	Value  string
 }
@@ -161,6 +217,11 @@ func Parse(pos token.Position, line string, packageLevel bool) (Marker, error) {
 	if m.For != "" {
 		if _, _, ok := SplitQualified(m.For); !ok {
 			return m, m.Errorf("%s %q must be a fully qualified type, such as \"k8s.io/api/core/v1.Pod\"", argFor, m.For)
+		}
+	}
+	if m.Source == FromOwner {
+		if _, err := ParseOwner(m.Value); err != nil {
+			return m, m.Errorf("%v", err)
 		}
 	}
 	if m.Source == FromFunc {

@@ -22,6 +22,7 @@ func TestParseAcceptsEveryForm(t *testing.T) {
 		{"+index(name: byTeam, label: team)", false, Marker{Name: "byTeam", Source: FromLabel, Value: "team"}},
 		{`+index(name: byOwnerTeam, annotation: "example.dev/owner-team")`, false, Marker{Name: "byOwnerTeam", Source: FromAnnotation, Value: "example.dev/owner-team"}},
 		{"+index(name: byShop, owner: Shop)", false, Marker{Name: "byShop", Source: FromOwner, Value: "Shop"}},
+		{`+index(name: byReplicaSet, owner: "apps/ReplicaSet")`, false, Marker{Name: "byReplicaSet", Source: FromOwner, Value: "apps/ReplicaSet"}},
 		{`+index(name: byZone, func: "example.dev/shop/indexing.ZoneOf")`, false, Marker{Name: "byZone", Source: FromFunc, Value: "example.dev/shop/indexing.ZoneOf"}},
 		{`+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)`, true, Marker{For: "k8s.io/api/core/v1.Pod", Name: "byNode", Source: FromField, Value: "spec.nodeName"}},
 	} {
@@ -61,6 +62,8 @@ func TestParseRejectsMalformedMarkers(t *testing.T) {
 		{`+index(for: Pod, name: byNode, field: spec.nodeName)`, true, `for "Pod" must be a fully qualified type`},
 		{`+index(name: byZone, func: ZoneOf)`, false, `func "ZoneOf" must be a fully qualified function`},
 		{"+index(name: byColor, field: spec.color)=x", false, "takes no value"},
+		{`+index(name: byOwner, owner: "apps/v1/ReplicaSet")`, false, `owner "apps/v1/ReplicaSet" must be Kind or group/Kind`},
+		{`+index(name: byOwner, owner: replicaSet)`, false, `"replicaSet" is not a kind`},
 	} {
 		_, err := Parse(here, tc.line, tc.packageLevel)
 		var merr *Error
@@ -71,6 +74,36 @@ func TestParseRejectsMalformedMarkers(t *testing.T) {
 		msg := err.Error()
 		if !strings.HasPrefix(msg, "types.go:7: "+tc.line+": ") || !strings.Contains(msg, tc.wantMsg) {
 			t.Errorf("Parse(%s) error = %q, want it to start with the position and marker and contain %q", tc.line, msg, tc.wantMsg)
+		}
+	}
+}
+
+func TestParseOwner(t *testing.T) {
+	for _, tc := range []struct {
+		value   string
+		want    Owner
+		wantErr string
+	}{
+		{value: "Shop", want: Owner{Kind: "Shop"}},
+		{value: "apps/ReplicaSet", want: Owner{Group: "apps", Kind: "ReplicaSet", Qualified: true}},
+		{value: "shop.example.dev/Widget", want: Owner{Group: "shop.example.dev", Kind: "Widget", Qualified: true}},
+		{value: "core/Node", want: Owner{Kind: "Node", Qualified: true}},
+		{value: "/Node", wantErr: `the core group is written core, such as "core/Node"`},
+		{value: "v1/Node", wantErr: `names a version, not a group; write group/Kind ("core/Node" for the core group)`},
+		{value: "apps/v1/ReplicaSet", wantErr: "must be Kind or group/Kind"},
+		{value: "Apps/ReplicaSet", wantErr: `"Apps" is not an API group name`},
+		{value: "apps/", wantErr: `"" is not a kind`},
+		{value: "apps/replicaSet", wantErr: `"replicaSet" is not a kind`},
+		{value: "Replica-Set", wantErr: `"Replica-Set" is not a kind`},
+	} {
+		got, err := ParseOwner(tc.value)
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("ParseOwner(%q): %v", tc.value, err)
+		case tc.wantErr == "" && got != tc.want:
+			t.Errorf("ParseOwner(%q) = %+v, want %+v", tc.value, got, tc.want)
+		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+			t.Errorf("ParseOwner(%q) = %+v, %v; want an error containing %q", tc.value, got, err, tc.wantErr)
 		}
 	}
 }

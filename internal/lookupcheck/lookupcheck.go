@@ -96,7 +96,7 @@ func Widgets(namespace string) []Lookup[*shopv1.Widget, shoplisters.WidgetLister
 		{"ByShop(s1)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.ByShop("s1") },
 			func(w *shopv1.Widget) bool {
 				ref := metav1.GetControllerOf(w)
-				return ref != nil && ref.Kind == "Shop" && ref.Name == "s1"
+				return ref != nil && ref.Kind == "Shop" && strings.HasPrefix(ref.APIVersion, shopv1.GroupName+"/") && ref.Name == "s1"
 			}},
 		{"ByConfigRef(settings)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.ByConfigRef("settings") },
 			func(w *shopv1.Widget) bool { return w.Spec.ConfigRef == "settings" }},
@@ -125,6 +125,6 @@ func Pods(namespace string) []Lookup[*corev1.Pod, corelisters.PodLister] {
 	return append(lookups, lookup{"ByReplicaSet(rs1)", func(l corelisters.PodLister) ([]*corev1.Pod, error) { return l.ByReplicaSet("rs1") },
 		func(p *corev1.Pod) bool {
 			ref := metav1.GetControllerOf(p)
-			return ref != nil && ref.Kind == "ReplicaSet" && ref.Name == "rs1"
+			return ref != nil && ref.Kind == "ReplicaSet" && strings.HasPrefix(ref.APIVersion, "apps/") && ref.Name == "rs1"
 		}})
 }

@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -10,9 +11,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
+	"go.uber.org/goleak"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/util/workqueue"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
@@ -30,7 +33,7 @@ func TestReconcilesExistingObjectsOnlyAfterTheCacheSynced(t *testing.T) {
 		}
 		return Result{}, nil
 	})
-	c, err := New(env.primary(), rec, Options{Name: "sync"})
+	c, err := New(env.primary(), rec, Options{Name: "sync", SkipNameValidation: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +54,7 @@ func TestRetriesAFailingKeyWithGrowingBackoffUntilItSucceeds(t *testing.T) {
 		return Result{}, nil
 	})
 	reg := prometheus.NewRegistry()
-	c, err := New(env.primary(), rec, Options{Name: "retry", RateLimiter: fastRetries(), Registerer: reg})
+	c, err := New(env.primary(), rec, Options{Name: "retry", SkipNameValidation: true, RateLimiter: fastRetries(), Registerer: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,10 +74,10 @@ func TestRetriesAFailingKeyWithGrowingBackoffUntilItSucceeds(t *testing.T) {
 	if got := testutil.ToFloat64(c.metrics.failed); got != 3 {
 		t.Errorf("error results = %v, want 3", got)
 	}
-	c.failuresMu.Lock()
-	defer c.failuresMu.Unlock()
-	if got := len(c.failures); got != 0 {
-		t.Errorf("%d keys still counted as failing after success", got)
+	c.keysMu.Lock()
+	defer c.keysMu.Unlock()
+	if got := len(c.keys); got != 0 {
+		t.Errorf("%d keys still tracked after success: %v", got, c.keys)
 	}
 }
 
@@ -83,7 +86,7 @@ func TestDropsAKeyAfterMaxRetriesAndStartsOverOnTheNextEvent(t *testing.T) {
 	rec := newRecorder(func(context.Context, cache.ObjectName, int) (Result, error) {
 		return Result{}, errors.New("always fails")
 	})
-	c, err := New(env.primary(), rec, Options{Name: "drop", RateLimiter: fastRetries(), MaxRetries: 2})
+	c, err := New(env.primary(), rec, Options{Name: "drop", SkipNameValidation: true, RateLimiter: fastRetries(), MaxRetries: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,6 +107,122 @@ func TestDropsAKeyAfterMaxRetriesAndStartsOverOnTheNextEvent(t *testing.T) {
 	eventually(t, "the key dropped again", func() bool { return testutil.ToFloat64(c.metrics.dropped) == 2 })
 }
 
+// waitPast sleeps until d after t, then reconciles a marker key and waits for
+// it: with one worker and client-go's FIFO queue, every key queued by then
+// (by a retry or requeue due before) has been taken from the queue first.
+func waitPast(t *testing.T, c *Controller[*corev1.ConfigMap], rec *recorder, at time.Time, d time.Duration) {
+	t.Helper()
+	time.Sleep(time.Until(at.Add(d + 100*time.Millisecond)))
+	marker := key("marker", uniqueName("marker"))
+	c.Enqueue(marker)
+	rec.waitFor(t, marker, 1)
+}
+
+// failsUnlessMarker fails every reconcile but those of waitPast's markers.
+func failsUnlessMarker(_ context.Context, k cache.ObjectName, _ int) (Result, error) {
+	if k.Namespace == "marker" {
+		return Result{}, nil
+	}
+	return Result{}, errors.New("always fails")
+}
+
+// The retry a failure schedules waits in client-go's delaying queue, where it
+// cannot be cancelled. When an event-driven attempt during that backoff
+// exceeds MaxRetries, the key is dropped, and the retry still pending must not
+// bring it back: a dropped key waits for the next event on it.
+func TestADroppedKeyIsNotRetriedByARetryPendingWhenItWasDropped(t *testing.T) {
+	env := newTestEnv(t)
+	const backoff = 200 * time.Millisecond
+	rec := newRecorder(failsUnlessMarker)
+	c, err := New(env.primary(), rec, Options{Name: "drop-pending", SkipNameValidation: true, MaxRetries: 1,
+		RateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](backoff, backoff)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.run(c)
+	k := key("ns", "k")
+	c.Enqueue(k)
+	rec.waitFor(t, k, 1) // fails: its retry is due after the backoff
+	c.Enqueue(k)         // an event before the retry is due
+	rec.waitFor(t, k, 2) // fails again: more than MaxRetries, dropped
+	eventually(t, "the key dropped", func() bool { return testutil.ToFloat64(c.metrics.dropped) == 1 })
+	waitPast(t, c, rec, rec.times(k)[0], backoff)
+	if n := len(rec.times(k)); n != 2 {
+		t.Fatalf("the dropped key was reconciled %d times in all with no event after the drop, want 2", n)
+	}
+
+	c.Enqueue(k) // the next event starts over: one attempt, one retry
+	rec.waitFor(t, k, 4)
+	eventually(t, "the key dropped again", func() bool { return testutil.ToFloat64(c.metrics.dropped) == 2 })
+	waitPast(t, c, rec, rec.times(k)[3], backoff)
+	if n := len(rec.times(k)); n != 4 {
+		t.Errorf("after the second drop the key was reconciled %d times in all, want 4", n)
+	}
+	c.keysMu.Lock()
+	defer c.keysMu.Unlock()
+	if _, tracked := c.keys[k]; tracked {
+		t.Errorf("the dropped key is still tracked: %+v", c.keys[k])
+	}
+}
+
+// The outcome of a key's latest reconcile decides when it comes back: an
+// event-driven attempt that fails during a backoff is retried after its own
+// backoff, not when the earlier, shorter one would have ended.
+func TestAnEventDuringABackoffDoesNotBringTheNextRetryForward(t *testing.T) {
+	env := newTestEnv(t)
+	const base = 100 * time.Millisecond
+	rec := newRecorder(func(_ context.Context, _ cache.ObjectName, attempt int) (Result, error) {
+		if attempt <= 2 {
+			return Result{}, errors.New("not yet")
+		}
+		return Result{}, nil
+	})
+	c, err := New(env.primary(), rec, Options{Name: "backoff-event", SkipNameValidation: true,
+		RateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[cache.ObjectName](base, 10*time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.run(c)
+	k := key("ns", "k")
+	c.Enqueue(k)
+	rec.waitFor(t, k, 1) // fails: retry due after 100 ms
+	c.Enqueue(k)         // an event before it is due
+	rec.waitFor(t, k, 2) // fails: retry due 200 ms later
+	rec.waitFor(t, k, 3)
+	times := rec.times(k)
+	if gap := times[2].Sub(times[1]); gap < 2*base {
+		t.Errorf("the retry after the second failure came after %v, want at least its backoff of %v", gap, 2*base)
+	}
+	eventually(t, "one success counted", func() bool { return testutil.ToFloat64(c.metrics.succeeded) == 1 })
+}
+
+// A success with no requeue ends the work on a key until the next event,
+// also when an earlier result asked for a requeue that is still pending.
+func TestASuccessCancelsAPendingRequeue(t *testing.T) {
+	env := newTestEnv(t)
+	const after = 200 * time.Millisecond
+	rec := newRecorder(func(_ context.Context, k cache.ObjectName, attempt int) (Result, error) {
+		if k.Namespace != "marker" && attempt == 1 {
+			return Result{RequeueAfter: after}, nil
+		}
+		return Result{}, nil
+	})
+	c, err := New(env.primary(), rec, Options{Name: "requeue-replaced", SkipNameValidation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.run(c)
+	k := key("ns", "k")
+	c.Enqueue(k)
+	rec.waitFor(t, k, 1) // asks for a requeue
+	c.Enqueue(k)         // an event before it is due
+	rec.waitFor(t, k, 2) // succeeds with no requeue
+	waitPast(t, c, rec, rec.times(k)[0], after)
+	if n := len(rec.times(k)); n != 2 {
+		t.Errorf("reconciled %d times, want 2: the requeue the first result asked for outlived the second result", n)
+	}
+}
+
 func TestRequeueAfterReconcilesAgainAfterTheDuration(t *testing.T) {
 	env := newTestEnv(t, configMap("ns", "poll", nil, nil))
 	const after = 100 * time.Millisecond
@@ -113,7 +232,7 @@ func TestRequeueAfterReconcilesAgainAfterTheDuration(t *testing.T) {
 		}
 		return Result{}, nil
 	})
-	c, err := New(env.primary(), rec, Options{Name: "requeue"})
+	c, err := New(env.primary(), rec, Options{Name: "requeue", SkipNameValidation: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +262,7 @@ func TestShutdownLetsReconcilesInFlightFinishAndSkipsQueuedKeys(t *testing.T) {
 		}
 		return Result{}, nil
 	})
-	c, err := New(env.primary(), rec, Options{Name: "shutdown", GracePeriod: 10 * time.Second})
+	c, err := New(env.primary(), rec, Options{Name: "shutdown", SkipNameValidation: true, GracePeriod: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +299,7 @@ func TestShutdownCancelsReconcilesStillRunningAfterTheGracePeriod(t *testing.T) 
 		close(cancelled)
 		return Result{}, ctx.Err()
 	})
-	c, err := New(env.primary(), rec, Options{Name: "grace", GracePeriod: 50 * time.Millisecond})
+	c, err := New(env.primary(), rec, Options{Name: "grace", SkipNameValidation: true, GracePeriod: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +328,7 @@ func TestADeletedObjectIsReconciledAndReadsAsNotFound(t *testing.T) {
 		}
 		return Result{}, err
 	})
-	c, err := New(env.primary(), rec, Options{Name: "delete"})
+	c, err := New(env.primary(), rec, Options{Name: "delete", SkipNameValidation: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +355,7 @@ func TestAPanickingReconcileIsCountedAndRetried(t *testing.T) {
 		}
 		return Result{}, nil
 	})
-	c, err := New(env.primary(), rec, Options{Name: "panic", RateLimiter: fastRetries()})
+	c, err := New(env.primary(), rec, Options{Name: "panic", SkipNameValidation: true, RateLimiter: fastRetries()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -250,7 +369,7 @@ func TestAPanickingReconcileIsCountedAndRetried(t *testing.T) {
 
 func TestRunFailsWhenASourceNeverSyncs(t *testing.T) {
 	env := newTestEnv(t)
-	c, err := New(env.primary(), newRecorder(nil), Options{Name: "nosync", CacheSyncTimeout: 100 * time.Millisecond})
+	c, err := New(env.primary(), newRecorder(nil), Options{Name: "nosync", SkipNameValidation: true, CacheSyncTimeout: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,9 +380,9 @@ func TestRunFailsWhenASourceNeverSyncs(t *testing.T) {
 	}
 }
 
-func TestRunAndWatchAreRefusedOnceRunning(t *testing.T) {
+func TestASecondRunIsRefused(t *testing.T) {
 	env := newTestEnv(t)
-	c, err := New(env.primary(), newRecorder(nil), Options{Name: "once"})
+	c, err := New(env.primary(), newRecorder(nil), Options{Name: "once", SkipNameValidation: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,11 +391,152 @@ func TestRunAndWatchAreRefusedOnceRunning(t *testing.T) {
 	if err := c.Run(context.Background()); err == nil {
 		t.Error("a second Run succeeded")
 	}
-	if err := WatchOwned(c, env.secrets); err == nil {
-		t.Error("Watch after Run succeeded")
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// New and Watch only record the configuration: a controller that is built
+// but never run (its set-up failed after New, say) leaves no goroutine and
+// no event handler behind, and needs no cleanup.
+func TestAControllerThatNeverRunsHoldsNoGoroutineAndNoHandler(t *testing.T) {
+	env := newTestEnv(t)
+	configMaps, secrets := counting(env.configMaps), counting(env.secrets)
+	before := goleak.IgnoreCurrent()
+	c, err := New(Primary[*corev1.ConfigMap]{Informer: configMaps, GroupKind: configMapKind, Namespaced: true},
+		newRecorder(nil), Options{Name: "never-run", SkipNameValidation: true, Registerer: prometheus.NewRegistry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WatchOwned(c, secrets); err != nil {
+		t.Fatal(err)
+	}
+	c.Enqueue(key("ns", "k"))
+	if err := goleak.Find(before); err != nil {
+		t.Errorf("New, Watch and Enqueue started goroutines:\n%v", err)
+	}
+	if n, m := configMaps.handlers(), secrets.handlers(); n != 0 || m != 0 {
+		t.Errorf("New and Watch registered %d primary and %d secondary event handlers before Run, want none", n, m)
+	}
+}
+
+// Run registers the handlers of the sources recorded before it and removes
+// them, with every other resource it started, when it returns.
+func TestRunRegistersTheSourcesAndRemovesThemWhenItReturns(t *testing.T) {
+	env := newTestEnv(t, configMap("ns", "early", nil, nil))
+	configMaps, secrets := counting(env.configMaps), counting(env.secrets)
+	rec := newRecorder(nil)
+	c, err := New(Primary[*corev1.ConfigMap]{Informer: configMaps, GroupKind: configMapKind, Namespaced: true},
+		rec, Options{Name: "lifecycle", SkipNameValidation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WatchOwned(c, secrets); err != nil {
+		t.Fatal(err)
+	}
+	c.Enqueue(key("ns", "enqueued-before-run"))
+	stop := env.run(c)
+	rec.waitFor(t, key("ns", "early"), 1)
+	rec.waitFor(t, key("ns", "enqueued-before-run"), 1)
+	if n, m := configMaps.handlers(), secrets.handlers(); n != 1 || m != 1 {
+		t.Errorf("running: %d primary and %d secondary event handlers, want 1 and 1", n, m)
 	}
 	if err := stop(); err != nil {
 		t.Fatal(err)
+	}
+	if n, m := configMaps.handlers(), secrets.handlers(); n != 0 || m != 0 {
+		t.Errorf("after Run: %d primary and %d secondary event handlers left, want none", n, m)
+	}
+}
+
+// A source added while Run runs starts at once, as controller-runtime's
+// Watch on a started controller does; once Run returned, Watch fails.
+func TestWatchWhileRunningStartsTheSourceAtOnce(t *testing.T) {
+	env := newTestEnv(t, configMap("ns", "owner", nil, nil))
+	secrets := counting(env.secrets)
+	rec := newRecorder(nil)
+	c, err := New(env.primary(), rec, Options{Name: "late-watch", SkipNameValidation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := env.run(c)
+	rec.waitFor(t, key("ns", "owner"), 1)
+	if err := WatchOwned(c, secrets); err != nil {
+		t.Fatalf("Watch while running: %v", err)
+	}
+	if _, err := env.client.CoreV1().Secrets("ns").Create(context.Background(), secret("ns", "owned", ownerRef("v1", "ConfigMap", "owner", true)), metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, key("ns", "owner"), 2)
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if n := secrets.handlers(); n != 0 {
+		t.Errorf("the handler of the source added while running outlived Run (%d left)", n)
+	}
+	if err := WatchOwned(c, secrets); err == nil {
+		t.Error("Watch after Run returned succeeded")
+	}
+	if n := secrets.handlers(); n != 0 {
+		t.Errorf("Watch after Run registered %d handlers", n)
+	}
+}
+
+// A source whose informer has stopped cannot be registered: Run fails naming
+// it, and leaves no handler behind on the other informers.
+func TestRunFailsWhenASourcesInformerHasStopped(t *testing.T) {
+	env := newTestEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	env.secrets.RunWithContext(ctx) // returns at once, stopped
+	configMaps := counting(env.configMaps)
+	c, err := New(Primary[*corev1.ConfigMap]{Informer: configMaps, GroupKind: configMapKind, Namespaced: true},
+		newRecorder(nil), Options{Name: "stopped-source", SkipNameValidation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WatchOwned(c, env.secrets); err != nil {
+		t.Fatalf("Watch before Run: %v", err)
+	}
+	err = c.Run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "*v1.Secret") {
+		t.Fatalf("Run = %v, want an error naming the source that could not be registered", err)
+	}
+	if n := configMaps.handlers(); n != 0 {
+		t.Errorf("the failed Run left %d handlers on the primary informer", n)
+	}
+}
+
+// Controller names label the metric series, so two controllers of a process
+// cannot share one; the name stays taken after Run returns, as
+// controller-runtime's do.
+func TestNewRejectsANameAnotherControllerHas(t *testing.T) {
+	env := newTestEnv(t)
+	name := uniqueName("duplicate")
+	first, err := New(env.primary(), newRecorder(nil), Options{Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = New(env.primary(), newRecorder(nil), Options{Name: name})
+	if err == nil || !strings.Contains(err.Error(), strconv.Quote(name)) {
+		t.Fatalf("New with a taken name = %v, want an error naming %q", err, name)
+	}
+	if _, err := New(env.primary(), newRecorder(nil), Options{Name: name, SkipNameValidation: true}); err != nil {
+		t.Errorf("New with SkipNameValidation: %v", err)
+	}
+	if err := env.run(first)(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(env.primary(), newRecorder(nil), Options{Name: name}); err == nil {
+		t.Error("the name of a controller whose Run returned was given to a new one")
+	}
+	// A failed New does not take its name.
+	other := uniqueName("failed")
+	if _, err := New(env.primary(), nil, Options{Name: other}); err == nil {
+		t.Fatal("New without a reconciler succeeded")
+	}
+	if _, err := New(env.primary(), newRecorder(nil), Options{Name: other}); err != nil {
+		t.Errorf("the name of a failed New is taken: %v", err)
 	}
 }
 
@@ -299,15 +559,13 @@ func TestNewRequiresANameAnInformerAndAReconciler(t *testing.T) {
 func TestMetricsOfTwoControllersShareOneRegistry(t *testing.T) {
 	env := newTestEnv(t, configMap("ns", "m", nil, nil))
 	reg := prometheus.NewRegistry()
-	first, err := New(env.primary(), newRecorder(nil), Options{Name: "first", Registerer: reg})
+	first, err := New(env.primary(), newRecorder(nil), Options{Name: "first", SkipNameValidation: true, Registerer: reg})
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := New(env.primary(), newRecorder(nil), Options{Name: "second", Registerer: reg})
-	if err != nil {
+	if _, err := New(env.primary(), newRecorder(nil), Options{Name: "second", SkipNameValidation: true, Registerer: reg}); err != nil {
 		t.Fatalf("a second controller on the same registry: %v", err)
 	}
-	defer second.queue.ShutDown()
 	rec := first.reconciler.(*recorder)
 	env.run(first)
 	rec.waitFor(t, key("ns", "m"), 1)

@@ -10,6 +10,12 @@
 // result of an index lookup on T's generated lister (MapByLookup), or any
 // function. Predicates filter events before they are mapped.
 //
+// New, Watch and WatchOwned only record a controller's configuration: Run
+// builds the workqueue, registers the event handlers and starts the workers,
+// and stops all of them before it returns, so a controller that is never run
+// needs no cleanup. A controller's name labels its metrics and must be unique
+// in the process (Options.Name, Options.SkipNameValidation).
+//
 // The workqueue holds keys, never objects: a reconciler reads the current
 // state from a lister, and a key whose object is gone is reconciled like any
 // other (a delete is a normal case, not an error).

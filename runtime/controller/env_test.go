@@ -3,8 +3,10 @@ package controller
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/fake"
+	clientcache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
@@ -208,11 +211,60 @@ func (r *recorder) waitFor(t *testing.T, key cache.ObjectName, n int) {
 func (c *Controller[T]) isStarted() bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.started
+	return c.state != configured
 }
 
 // eventually waits until cond holds, failing the test after 10 seconds.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	testwait.Until(t, 10*time.Second, what, cond)
+}
+
+// countingInformer counts the event handlers registered on an informer and
+// not removed yet.
+type countingInformer[T cache.Object] struct {
+	clientcache.TypedSharedIndexInformer[T]
+	mu   sync.Mutex
+	regs map[clientcache.ResourceEventHandlerRegistration]bool
+}
+
+func counting[T cache.Object](informer clientcache.TypedSharedIndexInformer[T]) *countingInformer[T] {
+	return &countingInformer[T]{TypedSharedIndexInformer: informer, regs: map[clientcache.ResourceEventHandlerRegistration]bool{}}
+}
+
+func (i *countingInformer[T]) AddTypedEventHandler(h clientcache.TypedResourceEventHandler[T], options ...clientcache.HandlerOptions) (clientcache.ResourceEventHandlerRegistration, error) {
+	reg, err := i.TypedSharedIndexInformer.AddTypedEventHandler(h, options...)
+	if err == nil {
+		i.mu.Lock()
+		i.regs[reg] = true
+		i.mu.Unlock()
+	}
+	return reg, err
+}
+
+func (i *countingInformer[T]) RemoveEventHandler(reg clientcache.ResourceEventHandlerRegistration) error {
+	err := i.TypedSharedIndexInformer.RemoveEventHandler(reg)
+	if err == nil {
+		i.mu.Lock()
+		delete(i.regs, reg)
+		i.mu.Unlock()
+	}
+	return err
+}
+
+// handlers returns the number of handlers registered and not removed.
+func (i *countingInformer[T]) handlers() int {
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return len(i.regs)
+}
+
+// nameSeq makes uniqueName's names unique in the test process, also when
+// the tests run several times in it (go test -count).
+var nameSeq atomic.Int64
+
+// uniqueName returns base with a suffix no other call returned: a name no
+// other controller of the process has.
+func uniqueName(base string) string {
+	return fmt.Sprintf("%s-%d", base, nameSeq.Add(1))
 }

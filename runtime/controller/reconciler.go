@@ -17,9 +17,12 @@ import (
 // shutdown. The object may have been deleted since its key was queued: read it
 // through a lister and treat NotFound as the object being gone.
 //
-// A nil error with a zero Result ends the work on key until the next event.
-// An error retries key with the controller's rate limiter, up to MaxRetries.
-// A panic is recovered and counted as an error.
+// The result of a key's latest reconcile decides when it comes back: a nil
+// error with a zero Result ends the work on key until the next event (a
+// retry or requeue an earlier result scheduled is cancelled); an error
+// retries key after the controller's rate limiter's backoff, up to
+// MaxRetries, after which the key waits for the next event. A panic is
+// recovered and counted as an error.
 type Reconciler interface {
 	Reconcile(ctx context.Context, key cache.ObjectName) (Result, error)
 }
@@ -36,7 +39,8 @@ func (f ReconcilerFunc) Reconcile(ctx context.Context, key cache.ObjectName) (Re
 // succeeded. It is ignored when Reconcile returns an error.
 type Result struct {
 	// RequeueAfter, when positive, reconciles the key again after this
-	// duration (sooner if an event enqueues it first). It resets the key's
-	// retry count, as any success does.
+	// duration; when an event enqueues the key first, it is reconciled
+	// then, and that reconcile's result decides what comes next. It resets
+	// the key's retry count, as any success does.
 	RequeueAfter time.Duration
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientcache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -26,22 +25,19 @@ func MapToSelf[S cache.Object]() Mapper[S] {
 	}
 }
 
-// MapToControllerOwner maps an object to its controlling owner reference when
-// that owner is of kind owner: the owner's name, in the object's namespace when
-// the owner kind is namespaced (owner references never cross namespaces) and
-// without one when it is cluster-scoped. Objects without such an owner map to
-// nothing.
+// MapToControllerOwner maps an object to its controlling owner when that
+// owner is of kind owner, in any version of owner's group (cache.ControllerOf,
+// the definition generated +index(owner: ...) functions share): the owner's
+// name, in the object's namespace when the owner kind is namespaced (owner
+// references never cross namespaces) and without one when it is
+// cluster-scoped. Objects without such an owner map to nothing.
 func MapToControllerOwner[S cache.Object](owner schema.GroupKind, ownerNamespaced bool) Mapper[S] {
 	return func(_ context.Context, obj S) []cache.ObjectName {
-		ref := metav1.GetControllerOfNoCopy(obj)
-		if ref == nil || ref.Kind != owner.Kind {
+		name, ok := cache.ControllerOf(obj, owner)
+		if !ok {
 			return nil
 		}
-		gv, err := schema.ParseGroupVersion(ref.APIVersion)
-		if err != nil || gv.Group != owner.Group {
-			return nil
-		}
-		key := cache.ObjectName{Name: ref.Name}
+		key := cache.ObjectName{Name: name}
 		if ownerNamespaced {
 			key.Namespace = obj.GetNamespace()
 		}
@@ -84,9 +80,11 @@ func KeysOf[T cache.Object](objs []T) []cache.ObjectName {
 // both the old and the new object, so that a primary object that stops being
 // named (an owner reference or an indexed value moved) is reconciled too.
 //
-// Watch registers an event handler on informer at once; Run waits for that
-// handler to sync before the first reconcile and removes it on shutdown.
-// Watch fails once Run has been called, and when informer has stopped.
+// Before Run, Watch only records the source: Run registers its event handler
+// and waits for it to sync before the first reconcile. While Run runs, Watch
+// registers the handler at once (it fails when informer has stopped); Run
+// does not wait for such a source to sync, and removes its handler on
+// shutdown like the others. After Run returned, Watch fails.
 func Watch[T, S cache.Object](c *Controller[T], informer clientcache.TypedSharedIndexInformer[S], mapper Mapper[S], predicates ...Predicate[S]) error {
 	return watch(c, informer, mapper, false, predicates)
 }
@@ -105,31 +103,47 @@ func watch[T, S cache.Object](c *Controller[T], informer clientcache.TypedShared
 		mapper:     mapper,
 		self:       self,
 		predicates: predicates,
-		enqueue:    c.enqueueAll,
+		enqueue:    c.enqueue,
+	}
+	start := func() (source, error) {
+		reg, err := informer.AddTypedEventHandler(h)
+		if err != nil {
+			return source{}, fmt.Errorf("controller %s: watching %s: %w", c.opts.Name, name, err)
+		}
+		return source{
+			name:   name,
+			synced: reg.HasSyncedChecker(),
+			remove: func() error { return informer.RemoveEventHandler(reg) },
+		}, nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.started {
-		return fmt.Errorf("controller %s: cannot watch %s after Run", c.opts.Name, name)
+	switch c.state {
+	case configured:
+		c.watches = append(c.watches, start)
+		return nil
+	case running:
+		s, err := start()
+		if err != nil {
+			return err
+		}
+		c.sources = append(c.sources, s)
+		return nil
 	}
-	reg, err := informer.AddTypedEventHandler(h)
-	if err != nil {
-		return fmt.Errorf("controller %s: watching %s: %w", c.opts.Name, name, err)
-	}
-	c.sources = append(c.sources, source{
-		name:   name,
-		synced: reg.HasSyncedChecker(),
-		remove: func() error { return informer.RemoveEventHandler(reg) },
-	})
-	return nil
+	return fmt.Errorf("controller %s: cannot watch %s after Run returned", c.opts.Name, name)
 }
 
 // WatchOwned watches informer for objects whose controlling owner is of c's
-// primary kind, and enqueues that owner's key: the usual source of the objects
-// a controller creates.
+// primary kind and group (in any version: cache.ControllerOf, the definition
+// generated +index(owner: ...) functions share), and enqueues that owner's
+// key: the usual source of the objects a controller creates. It records or
+// registers the source as Watch does.
 func WatchOwned[T, S cache.Object](c *Controller[T], informer clientcache.TypedSharedIndexInformer[S], predicates ...Predicate[S]) error {
 	return Watch(c, informer, MapToControllerOwner[S](c.primary.GroupKind, c.primary.Namespaced), predicates...)
 }
+
+// startSource registers the event handler of one recorded source.
+type startSource func() (source, error)
 
 // source is a registered event handler, as Run sees it.
 type source struct {
@@ -144,7 +158,7 @@ type handler[S cache.Object] struct {
 	mapper     Mapper[S]
 	self       bool
 	predicates []Predicate[S]
-	enqueue    func([]cache.ObjectName)
+	enqueue    func(...cache.ObjectName)
 }
 
 func (h *handler[S]) OnAdd(obj S, _ bool) {
@@ -153,7 +167,7 @@ func (h *handler[S]) OnAdd(obj S, _ bool) {
 			return
 		}
 	}
-	h.enqueue(h.mapper(h.ctx, obj))
+	h.enqueue(h.mapper(h.ctx, obj)...)
 }
 
 func (h *handler[S]) OnUpdate(oldObj, newObj S) {
@@ -162,9 +176,9 @@ func (h *handler[S]) OnUpdate(oldObj, newObj S) {
 			return
 		}
 	}
-	h.enqueue(h.mapper(h.ctx, newObj))
+	h.enqueue(h.mapper(h.ctx, newObj)...)
 	if oldObj != newObj {
-		h.enqueue(h.mapper(h.ctx, oldObj))
+		h.enqueue(h.mapper(h.ctx, oldObj)...)
 	}
 }
 
@@ -175,7 +189,7 @@ func (h *handler[S]) OnDelete(deleted clientcache.DeletedObject[S]) {
 		// Only the key is known: the primary's own key can still be
 		// enqueued, other mappings cannot be computed.
 		if h.self {
-			h.enqueue([]cache.ObjectName{deleted.GetObjectName()})
+			h.enqueue(deleted.GetObjectName())
 		} else {
 			klog.FromContext(h.ctx).V(4).Info("Delete of an unknown object: nothing to map", "key", deleted.GetKey())
 		}
@@ -186,5 +200,5 @@ func (h *handler[S]) OnDelete(deleted clientcache.DeletedObject[S]) {
 			return
 		}
 	}
-	h.enqueue(h.mapper(h.ctx, obj))
+	h.enqueue(h.mapper(h.ctx, obj)...)
 }

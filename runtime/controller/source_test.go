@@ -90,7 +90,7 @@ func TestPredicates(t *testing.T) {
 func TestPrimaryPredicatesFilterEventsBeforeTheyAreQueued(t *testing.T) {
 	env := newTestEnv(t)
 	rec := newRecorder(nil)
-	c, err := New(env.primary(LabelsMatch[*corev1.ConfigMap](labels.SelectorFromSet(labels.Set{"team": "a"}))), rec, Options{Name: "predicates"})
+	c, err := New(env.primary(LabelsMatch[*corev1.ConfigMap](labels.SelectorFromSet(labels.Set{"team": "a"}))), rec, Options{Name: "predicates", SkipNameValidation: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestSecondarySourcesEnqueueTheirOwnerAndTheObjectsAnIndexNames(t *testing.T
 		configMap("other", "uses-creds", nil, map[string]string{"secret": "creds"}),
 	)
 	rec := newRecorder(nil)
-	c, err := New(env.primary(), rec, Options{Name: "secondary"})
+	c, err := New(env.primary(), rec, Options{Name: "secondary", SkipNameValidation: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestSecondarySourcesEnqueueTheirOwnerAndTheObjectsAnIndexNames(t *testing.T
 func TestAnUpdateEnqueuesTheOldAndTheNewOwner(t *testing.T) {
 	env := newTestEnv(t, configMap("ns", "first", nil, nil), configMap("ns", "second", nil, nil))
 	rec := newRecorder(nil)
-	c, err := New(env.primary(), rec, Options{Name: "moved"})
+	c, err := New(env.primary(), rec, Options{Name: "moved", SkipNameValidation: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -534,7 +535,7 @@ func scaleLookupTargets(listed []corev1.Pod) []scaleLookup {
 					match = append(match, p)
 				}
 			case kubelisters.PodByReplicaSetIndex:
-				if ref != nil && ref.Kind == "ReplicaSet" && ref.Name == rs {
+				if ref != nil && ref.Kind == "ReplicaSet" && strings.HasPrefix(ref.APIVersion, "apps/") && ref.Name == rs {
 					match = append(match, p)
 				}
 			case kubelisters.PodByPhaseNodeIndex:

@@ -7,9 +7,10 @@ import (
 	"strings"
 
 	api "github.com/informer-gen-plus/informer-gen-plus/generators/resolve/testdata/api"
+	cache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // WidgetByColor indexes by spec.color.
@@ -150,8 +151,16 @@ func PodByOwner(obj *corev1.Pod) []string {
 
 // PodByReplicaSet indexes pods.
 func PodByReplicaSet(obj *corev1.Pod) []string {
-	if ref := metav1.GetControllerOfNoCopy(obj); ref != nil && ref.Kind == "ReplicaSet" {
-		return []string{ref.Name}
+	if name, ok := cache.ControllerOf(obj, schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}); ok {
+		return []string{name}
+	}
+	return nil
+}
+
+// PodByNode indexes pods.
+func PodByNode(obj *corev1.Pod) []string {
+	if name, ok := cache.ControllerOf(obj, schema.GroupKind{Group: "", Kind: "Node"}); ok {
+		return []string{name}
 	}
 	return nil
 }

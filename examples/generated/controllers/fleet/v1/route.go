@@ -27,10 +27,10 @@ import (
 // NewRouteController returns a controller that calls reconciler for every change to a
 // Route that the factory's shared informer sees and predicates keep. Read the
 // Routes through the factory's lister; add secondary sources with
-// controller.Watch and controller.WatchOwned. opts.Name defaults to "routes.fleet.example.dev".
+// controller.Watch and controller.WatchOwned. opts.Name defaults to "routes.v1.fleet.example.dev".
 func NewRouteController(factory externalversions.SharedInformerFactory, reconciler controller.Reconciler, opts controller.Options, predicates ...controller.Predicate[*fleetv1.Route]) (*controller.Controller[*fleetv1.Route], error) {
 	if opts.Name == "" {
-		opts.Name = "routes.fleet.example.dev"
+		opts.Name = "routes.v1.fleet.example.dev"
 	}
 	return controller.New(controller.Primary[*fleetv1.Route]{
 		Informer:   factory.FleetExample().V1().Routes().TypedInformer(),

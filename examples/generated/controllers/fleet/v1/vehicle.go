@@ -27,10 +27,10 @@ import (
 // NewVehicleController returns a controller that calls reconciler for every change to a
 // Vehicle that the factory's shared informer sees and predicates keep. Read the
 // Vehicles through the factory's lister; add secondary sources with
-// controller.Watch and controller.WatchOwned. opts.Name defaults to "vehicles.fleet.example.dev".
+// controller.Watch and controller.WatchOwned. opts.Name defaults to "vehicles.v1.fleet.example.dev".
 func NewVehicleController(factory externalversions.SharedInformerFactory, reconciler controller.Reconciler, opts controller.Options, predicates ...controller.Predicate[*fleetv1.Vehicle]) (*controller.Controller[*fleetv1.Vehicle], error) {
 	if opts.Name == "" {
-		opts.Name = "vehicles.fleet.example.dev"
+		opts.Name = "vehicles.v1.fleet.example.dev"
 	}
 	return controller.New(controller.Primary[*fleetv1.Vehicle]{
 		Informer:   factory.FleetExample().V1().Vehicles().TypedInformer(),

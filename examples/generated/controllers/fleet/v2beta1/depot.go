@@ -27,10 +27,10 @@ import (
 // NewDepotController returns a controller that calls reconciler for every change to a
 // Depot that the factory's shared informer sees and predicates keep. Read the
 // Depots through the factory's lister; add secondary sources with
-// controller.Watch and controller.WatchOwned. opts.Name defaults to "depots.fleet.example.dev".
+// controller.Watch and controller.WatchOwned. opts.Name defaults to "depots.v2beta1.fleet.example.dev".
 func NewDepotController(factory externalversions.SharedInformerFactory, reconciler controller.Reconciler, opts controller.Options, predicates ...controller.Predicate[*fleetv2beta1.Depot]) (*controller.Controller[*fleetv2beta1.Depot], error) {
 	if opts.Name == "" {
-		opts.Name = "depots.fleet.example.dev"
+		opts.Name = "depots.v2beta1.fleet.example.dev"
 	}
 	return controller.New(controller.Primary[*fleetv2beta1.Depot]{
 		Informer:   factory.FleetExample().V2beta1().Depots().TypedInformer(),

@@ -27,10 +27,10 @@ import (
 // NewShopController returns a controller that calls reconciler for every change to a
 // Shop that the factory's shared informer sees and predicates keep. Read the
 // Shops through the factory's lister; add secondary sources with
-// controller.Watch and controller.WatchOwned. opts.Name defaults to "shops.shop.example.dev".
+// controller.Watch and controller.WatchOwned. opts.Name defaults to "shops.v1alpha1.shop.example.dev".
 func NewShopController(factory externalversions.SharedInformerFactory, reconciler controller.Reconciler, opts controller.Options, predicates ...controller.Predicate[*shopv1alpha1.Shop]) (*controller.Controller[*shopv1alpha1.Shop], error) {
 	if opts.Name == "" {
-		opts.Name = "shops.shop.example.dev"
+		opts.Name = "shops.v1alpha1.shop.example.dev"
 	}
 	return controller.New(controller.Primary[*shopv1alpha1.Shop]{
 		Informer:   factory.Shop().V1alpha1().Shops().TypedInformer(),

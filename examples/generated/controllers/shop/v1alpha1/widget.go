@@ -27,10 +27,10 @@ import (
 // NewWidgetController returns a controller that calls reconciler for every change to a
 // Widget that the factory's shared informer sees and predicates keep. Read the
 // Widgets through the factory's lister; add secondary sources with
-// controller.Watch and controller.WatchOwned. opts.Name defaults to "widgets.shop.example.dev".
+// controller.Watch and controller.WatchOwned. opts.Name defaults to "widgets.v1alpha1.shop.example.dev".
 func NewWidgetController(factory externalversions.SharedInformerFactory, reconciler controller.Reconciler, opts controller.Options, predicates ...controller.Predicate[*shopv1alpha1.Widget]) (*controller.Controller[*shopv1alpha1.Widget], error) {
 	if opts.Name == "" {
-		opts.Name = "widgets.shop.example.dev"
+		opts.Name = "widgets.v1alpha1.shop.example.dev"
 	}
 	return controller.New(controller.Primary[*shopv1alpha1.Widget]{
 		Informer:   factory.Shop().V1alpha1().Widgets().TypedInformer(),

@@ -22,8 +22,8 @@ import (
 	fleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
 
@@ -35,7 +35,7 @@ type VehicleLister interface {
 	List(selector labels.Selector) (ret []*fleetv1.Vehicle, err error)
 	// Vehicles returns an object that can list and get Vehicles.
 	Vehicles(namespace string) VehicleNamespaceLister
-	// ByDepot returns the Vehicles of every namespace indexed by the name of their controlling Depot.
+	// ByDepot returns the Vehicles of every namespace indexed by the name of their controlling Depot (fleet.example.dev).
 	ByDepot(value string) ([]*fleetv1.Vehicle, error)
 	// ByNode returns the Vehicles of every namespace indexed by status.nodeName.
 	ByNode(nodeName string) ([]*fleetv1.Vehicle, error)
@@ -105,7 +105,7 @@ type VehicleNamespaceLister interface {
 	// Get retrieves the Vehicle from the indexer for a given namespace and name.
 	// Objects returned here must be treated as read-only.
 	Get(name string) (*fleetv1.Vehicle, error)
-	// ByDepot returns the Vehicles of the namespace indexed by the name of their controlling Depot.
+	// ByDepot returns the Vehicles of the namespace indexed by the name of their controlling Depot (fleet.example.dev).
 	ByDepot(value string) ([]*fleetv1.Vehicle, error)
 	// ByNode returns the Vehicles of the namespace indexed by status.nodeName.
 	ByNode(nodeName string) ([]*fleetv1.Vehicle, error)
@@ -158,7 +158,7 @@ func (s vehicleNamespaceLister) ByCapacity(capacity string) ([]*fleetv1.Vehicle,
 
 // The names of the indexes of Vehicle.
 const (
-	// VehicleByDepotIndex names the index of Vehicles by the name of their controlling Depot.
+	// VehicleByDepotIndex names the index of Vehicles by the name of their controlling Depot (fleet.example.dev).
 	VehicleByDepotIndex = "byDepot"
 	// VehicleByNodeIndex names the index of Vehicles by status.nodeName.
 	VehicleByNodeIndex = "byNode"
@@ -174,10 +174,10 @@ const (
 	VehicleByCapacityIndex = "byCapacity"
 )
 
-// VehicleByDepot returns the values under which a Vehicle is indexed by the name of their controlling Depot.
+// VehicleByDepot returns the values under which a Vehicle is indexed by the name of their controlling Depot (fleet.example.dev).
 func VehicleByDepot(obj *fleetv1.Vehicle) []string {
-	if ref := metav1.GetControllerOfNoCopy(obj); ref != nil && ref.Kind == "Depot" {
-		return []string{ref.Name}
+	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "fleet.example.dev", Kind: "Depot"}); ok {
+		return []string{name}
 	}
 	return nil
 }

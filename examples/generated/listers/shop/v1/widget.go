@@ -23,8 +23,8 @@ import (
 	indexing "github.com/informer-gen-plus/informer-gen-plus/examples/indexing"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
 
@@ -42,7 +42,7 @@ type WidgetLister interface {
 	ByTeam(value string) ([]*shopv1.Widget, error)
 	// ByImage returns the Widgets of every namespace indexed by spec.containers[*].image.
 	ByImage(image string) ([]*shopv1.Widget, error)
-	// ByShop returns the Widgets of every namespace indexed by the name of their controlling Shop.
+	// ByShop returns the Widgets of every namespace indexed by the name of their controlling Shop (shop.example.dev).
 	ByShop(value string) ([]*shopv1.Widget, error)
 	// ByPhaseColor returns the Widgets of every namespace indexed by status.phase,spec.color.
 	ByPhaseColor(phase, color string) ([]*shopv1.Widget, error)
@@ -142,7 +142,7 @@ type WidgetNamespaceLister interface {
 	ByTeam(value string) ([]*shopv1.Widget, error)
 	// ByImage returns the Widgets of the namespace indexed by spec.containers[*].image.
 	ByImage(image string) ([]*shopv1.Widget, error)
-	// ByShop returns the Widgets of the namespace indexed by the name of their controlling Shop.
+	// ByShop returns the Widgets of the namespace indexed by the name of their controlling Shop (shop.example.dev).
 	ByShop(value string) ([]*shopv1.Widget, error)
 	// ByPhaseColor returns the Widgets of the namespace indexed by status.phase,spec.color.
 	ByPhaseColor(phase, color string) ([]*shopv1.Widget, error)
@@ -225,7 +225,7 @@ const (
 	WidgetByTeamIndex = "byTeam"
 	// WidgetByImageIndex names the index of Widgets by spec.containers[*].image.
 	WidgetByImageIndex = "byImage"
-	// WidgetByShopIndex names the index of Widgets by the name of their controlling Shop.
+	// WidgetByShopIndex names the index of Widgets by the name of their controlling Shop (shop.example.dev).
 	WidgetByShopIndex = "byShop"
 	// WidgetByPhaseColorIndex names the index of Widgets by status.phase,spec.color.
 	WidgetByPhaseColorIndex = "byPhaseColor"
@@ -260,10 +260,10 @@ func WidgetByImage(obj *shopv1.Widget) []string {
 	return out
 }
 
-// WidgetByShop returns the values under which a Widget is indexed by the name of their controlling Shop.
+// WidgetByShop returns the values under which a Widget is indexed by the name of their controlling Shop (shop.example.dev).
 func WidgetByShop(obj *shopv1.Widget) []string {
-	if ref := metav1.GetControllerOfNoCopy(obj); ref != nil && ref.Kind == "Shop" {
-		return []string{ref.Name}
+	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "shop.example.dev", Kind: "Shop"}); ok {
+		return []string{name}
 	}
 	return nil
 }

@@ -43,11 +43,14 @@ type RobotList struct {
 	Items           []Robot `json:"items"`
 }
 
-// Box is cluster-scoped.
+// Box is cluster-scoped. Its owner indexes name kinds of groups that are
+// not inputs, qualified.
 //
 // +genclient
 // +genclient:nonNamespaced
 // +index(name: bySize, field: spec.size)
+// +index(name: byDefinition, owner: "apiextensions.k8s.io/CustomResourceDefinition")
+// +index(name: byNode, owner: "core/Node")
 type Box struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

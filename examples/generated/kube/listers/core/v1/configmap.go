@@ -21,8 +21,8 @@ package v1
 import (
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
 
@@ -36,7 +36,7 @@ type ConfigMapLister interface {
 	ConfigMaps(namespace string) ConfigMapNamespaceLister
 	// ByManagedBy returns the ConfigMaps of every namespace indexed by the value of their annotation example.dev/managed-by.
 	ByManagedBy(value string) ([]*corev1.ConfigMap, error)
-	// ByWidget returns the ConfigMaps of every namespace indexed by the name of their controlling Widget.
+	// ByWidget returns the ConfigMaps of every namespace indexed by the name of their controlling Widget (shop.example.dev).
 	ByWidget(value string) ([]*corev1.ConfigMap, error)
 	ConfigMapListerExpansion
 }
@@ -76,7 +76,7 @@ type ConfigMapNamespaceLister interface {
 	Get(name string) (*corev1.ConfigMap, error)
 	// ByManagedBy returns the ConfigMaps of the namespace indexed by the value of their annotation example.dev/managed-by.
 	ByManagedBy(value string) ([]*corev1.ConfigMap, error)
-	// ByWidget returns the ConfigMaps of the namespace indexed by the name of their controlling Widget.
+	// ByWidget returns the ConfigMaps of the namespace indexed by the name of their controlling Widget (shop.example.dev).
 	ByWidget(value string) ([]*corev1.ConfigMap, error)
 	ConfigMapNamespaceListerExpansion
 }
@@ -99,7 +99,7 @@ func (s configMapNamespaceLister) ByWidget(value string) ([]*corev1.ConfigMap, e
 const (
 	// ConfigMapByManagedByIndex names the index of ConfigMaps by the value of their annotation example.dev/managed-by.
 	ConfigMapByManagedByIndex = "byManagedBy"
-	// ConfigMapByWidgetIndex names the index of ConfigMaps by the name of their controlling Widget.
+	// ConfigMapByWidgetIndex names the index of ConfigMaps by the name of their controlling Widget (shop.example.dev).
 	ConfigMapByWidgetIndex = "byWidget"
 )
 
@@ -111,10 +111,10 @@ func ConfigMapByManagedBy(obj *corev1.ConfigMap) []string {
 	return nil
 }
 
-// ConfigMapByWidget returns the values under which a ConfigMap is indexed by the name of their controlling Widget.
+// ConfigMapByWidget returns the values under which a ConfigMap is indexed by the name of their controlling Widget (shop.example.dev).
 func ConfigMapByWidget(obj *corev1.ConfigMap) []string {
-	if ref := metav1.GetControllerOfNoCopy(obj); ref != nil && ref.Kind == "Widget" {
-		return []string{ref.Name}
+	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "shop.example.dev", Kind: "Widget"}); ok {
+		return []string{name}
 	}
 	return nil
 }

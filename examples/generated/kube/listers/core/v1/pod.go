@@ -22,8 +22,8 @@ import (
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
 
@@ -37,7 +37,7 @@ type PodLister interface {
 	Pods(namespace string) PodNamespaceLister
 	// ByNode returns the Pods of every namespace indexed by spec.nodeName.
 	ByNode(nodeName string) ([]*corev1.Pod, error)
-	// ByReplicaSet returns the Pods of every namespace indexed by the name of their controlling ReplicaSet.
+	// ByReplicaSet returns the Pods of every namespace indexed by the name of their controlling ReplicaSet (apps).
 	ByReplicaSet(value string) ([]*corev1.Pod, error)
 	// ByPhaseNode returns the Pods of every namespace indexed by status.phase,spec.nodeName.
 	ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error)
@@ -83,7 +83,7 @@ type PodNamespaceLister interface {
 	Get(name string) (*corev1.Pod, error)
 	// ByNode returns the Pods of the namespace indexed by spec.nodeName.
 	ByNode(nodeName string) ([]*corev1.Pod, error)
-	// ByReplicaSet returns the Pods of the namespace indexed by the name of their controlling ReplicaSet.
+	// ByReplicaSet returns the Pods of the namespace indexed by the name of their controlling ReplicaSet (apps).
 	ByReplicaSet(value string) ([]*corev1.Pod, error)
 	// ByPhaseNode returns the Pods of the namespace indexed by status.phase,spec.nodeName.
 	ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error)
@@ -112,7 +112,7 @@ func (s podNamespaceLister) ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, 
 const (
 	// PodByNodeIndex names the index of Pods by spec.nodeName.
 	PodByNodeIndex = "byNode"
-	// PodByReplicaSetIndex names the index of Pods by the name of their controlling ReplicaSet.
+	// PodByReplicaSetIndex names the index of Pods by the name of their controlling ReplicaSet (apps).
 	PodByReplicaSetIndex = "byReplicaSet"
 	// PodByPhaseNodeIndex names the index of Pods by status.phase,spec.nodeName.
 	PodByPhaseNodeIndex = "byPhaseNode"
@@ -123,10 +123,10 @@ func PodByNode(obj *corev1.Pod) []string {
 	return []string{fieldpath.FormatString(obj.Spec.NodeName)}
 }
 
-// PodByReplicaSet returns the values under which a Pod is indexed by the name of their controlling ReplicaSet.
+// PodByReplicaSet returns the values under which a Pod is indexed by the name of their controlling ReplicaSet (apps).
 func PodByReplicaSet(obj *corev1.Pod) []string {
-	if ref := metav1.GetControllerOfNoCopy(obj); ref != nil && ref.Kind == "ReplicaSet" {
-		return []string{ref.Name}
+	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}); ok {
+		return []string{name}
 	}
 	return nil
 }

@@ -11,10 +11,10 @@ import (
 // NewBoxController returns a controller that calls reconciler for every change to a
 // Box that the factory's shared informer sees and predicates keep. Read the
 // Boxes through the factory's lister; add secondary sources with
-// controller.Watch and controller.WatchOwned. opts.Name defaults to "boxes.toys.example.dev".
+// controller.Watch and controller.WatchOwned. opts.Name defaults to "boxes.v1.toys.example.dev".
 func NewBoxController(factory externalversions.SharedInformerFactory, reconciler controller.Reconciler, opts controller.Options, predicates ...controller.Predicate[*toysv1.Box]) (*controller.Controller[*toysv1.Box], error) {
 	if opts.Name == "" {
-		opts.Name = "boxes.toys.example.dev"
+		opts.Name = "boxes.v1.toys.example.dev"
 	}
 	return controller.New(controller.Primary[*toysv1.Box]{
 		Informer:   factory.Toys().V1().Boxes().TypedInformer(),

@@ -11,10 +11,10 @@ import (
 // NewRobotController returns a controller that calls reconciler for every change to a
 // Robot that the factory's shared informer sees and predicates keep. Read the
 // Robots through the factory's lister; add secondary sources with
-// controller.Watch and controller.WatchOwned. opts.Name defaults to "robots.toys.example.dev".
+// controller.Watch and controller.WatchOwned. opts.Name defaults to "robots.v1.toys.example.dev".
 func NewRobotController(factory externalversions.SharedInformerFactory, reconciler controller.Reconciler, opts controller.Options, predicates ...controller.Predicate[*toysv1.Robot]) (*controller.Controller[*toysv1.Robot], error) {
 	if opts.Name == "" {
-		opts.Name = "robots.toys.example.dev"
+		opts.Name = "robots.v1.toys.example.dev"
 	}
 	return controller.New(controller.Primary[*toysv1.Robot]{
 		Informer:   factory.Toys().V1().Robots().TypedInformer(),

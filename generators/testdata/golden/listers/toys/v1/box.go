@@ -7,6 +7,7 @@ import (
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	labels "k8s.io/apimachinery/pkg/labels"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
 
@@ -21,6 +22,10 @@ type BoxLister interface {
 	Get(name string) (*toysv1.Box, error)
 	// BySize returns the Boxes indexed by spec.size.
 	BySize(size string) ([]*toysv1.Box, error)
+	// ByDefinition returns the Boxes indexed by the name of their controlling CustomResourceDefinition (apiextensions.k8s.io).
+	ByDefinition(value string) ([]*toysv1.Box, error)
+	// ByNode returns the Boxes indexed by the name of their controlling Node (core).
+	ByNode(value string) ([]*toysv1.Box, error)
 	BoxListerExpansion
 }
 
@@ -39,10 +44,22 @@ func (s *boxLister) BySize(size string) ([]*toysv1.Box, error) {
 	return s.Lister.ByIndex(BoxBySizeIndex, size)
 }
 
+func (s *boxLister) ByDefinition(value string) ([]*toysv1.Box, error) {
+	return s.Lister.ByIndex(BoxByDefinitionIndex, value)
+}
+
+func (s *boxLister) ByNode(value string) ([]*toysv1.Box, error) {
+	return s.Lister.ByIndex(BoxByNodeIndex, value)
+}
+
 // The names of the indexes of Box.
 const (
 	// BoxBySizeIndex names the index of Boxes by spec.size.
 	BoxBySizeIndex = "bySize"
+	// BoxByDefinitionIndex names the index of Boxes by the name of their controlling CustomResourceDefinition (apiextensions.k8s.io).
+	BoxByDefinitionIndex = "byDefinition"
+	// BoxByNodeIndex names the index of Boxes by the name of their controlling Node (core).
+	BoxByNodeIndex = "byNode"
 )
 
 // BoxBySize returns the values under which a Box is indexed by spec.size.
@@ -50,9 +67,27 @@ func BoxBySize(obj *toysv1.Box) []string {
 	return []string{fieldpath.FormatInt(obj.Spec.Size)}
 }
 
+// BoxByDefinition returns the values under which a Box is indexed by the name of their controlling CustomResourceDefinition (apiextensions.k8s.io).
+func BoxByDefinition(obj *toysv1.Box) []string {
+	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}); ok {
+		return []string{name}
+	}
+	return nil
+}
+
+// BoxByNode returns the values under which a Box is indexed by the name of their controlling Node (core).
+func BoxByNode(obj *toysv1.Box) []string {
+	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "", Kind: "Node"}); ok {
+		return []string{name}
+	}
+	return nil
+}
+
 // boxIndexFuncs are the index functions of Box, by index name.
 var boxIndexFuncs = runtimecache.Indexers[*toysv1.Box]{
-	BoxBySizeIndex: BoxBySize,
+	BoxBySizeIndex:       BoxBySize,
+	BoxByDefinitionIndex: BoxByDefinition,
+	BoxByNodeIndex:       BoxByNode,
 }
 
 // AddBoxIndexes adds every index of Box to indexer, which must hold

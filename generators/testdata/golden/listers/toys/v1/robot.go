@@ -6,8 +6,8 @@ import (
 	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
+	schema "k8s.io/apimachinery/pkg/runtime/schema"
 	cache "k8s.io/client-go/tools/cache"
 )
 
@@ -29,7 +29,7 @@ type RobotLister interface {
 	ByTeam(value string) ([]*toysv1.Robot, error)
 	// ByMaker returns the Robots of every namespace indexed by the value of their annotation toys.example.dev/maker.
 	ByMaker(value string) ([]*toysv1.Robot, error)
-	// ByBox returns the Robots of every namespace indexed by the name of their controlling Box.
+	// ByBox returns the Robots of every namespace indexed by the name of their controlling Box (toys.example.dev).
 	ByBox(value string) ([]*toysv1.Robot, error)
 	// ByLength returns the Robots of every namespace indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.LengthOf.
 	ByLength(value string) ([]*toysv1.Robot, error)
@@ -99,7 +99,7 @@ type RobotNamespaceLister interface {
 	ByTeam(value string) ([]*toysv1.Robot, error)
 	// ByMaker returns the Robots of the namespace indexed by the value of their annotation toys.example.dev/maker.
 	ByMaker(value string) ([]*toysv1.Robot, error)
-	// ByBox returns the Robots of the namespace indexed by the name of their controlling Box.
+	// ByBox returns the Robots of the namespace indexed by the name of their controlling Box (toys.example.dev).
 	ByBox(value string) ([]*toysv1.Robot, error)
 	// ByLength returns the Robots of the namespace indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.LengthOf.
 	ByLength(value string) ([]*toysv1.Robot, error)
@@ -152,7 +152,7 @@ const (
 	RobotByTeamIndex = "byTeam"
 	// RobotByMakerIndex names the index of Robots by the value of their annotation toys.example.dev/maker.
 	RobotByMakerIndex = "byMaker"
-	// RobotByBoxIndex names the index of Robots by the name of their controlling Box.
+	// RobotByBoxIndex names the index of Robots by the name of their controlling Box (toys.example.dev).
 	RobotByBoxIndex = "byBox"
 	// RobotByLengthIndex names the index of Robots by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.LengthOf.
 	RobotByLengthIndex = "byLength"
@@ -189,10 +189,10 @@ func RobotByMaker(obj *toysv1.Robot) []string {
 	return nil
 }
 
-// RobotByBox returns the values under which a Robot is indexed by the name of their controlling Box.
+// RobotByBox returns the values under which a Robot is indexed by the name of their controlling Box (toys.example.dev).
 func RobotByBox(obj *toysv1.Robot) []string {
-	if ref := metav1.GetControllerOfNoCopy(obj); ref != nil && ref.Kind == "Box" {
-		return []string{ref.Name}
+	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "toys.example.dev", Kind: "Box"}); ok {
+		return []string{name}
 	}
 	return nil
 }
