@@ -6,19 +6,28 @@
 // shuts down all of them together: the contract of informer-gen's factories,
 // over client-go's informer interfaces, so that it holds this module's typed
 // informers and client-go's alike.
+//
+// With WithDiscovery, Start first asks the server (through runtime/discovery)
+// whether it serves the resource of each informer that knows it, and starts
+// only those, failing fast, skipping or waiting for the others as configured;
+// SyncStatus and WaitForCacheSyncStatus then say, per informer, why one is
+// not synced instead of WaitForCacheSync blocking forever on it.
 package informers
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
 )
 
 // TweakListOptionsFunc changes the list options of every list and watch of
@@ -34,6 +43,9 @@ type settings struct {
 	transform    cache.TransformFunc
 	customResync map[reflect.Type]time.Duration
 	informerName *cache.InformerName
+	// discovery, when set (WithDiscovery), decides which informers of a
+	// known resource Start starts.
+	discovery *discovery.Tracker
 }
 
 // WithNamespace limits the factory's informers to one namespace.
@@ -77,8 +89,11 @@ type Factory struct {
 	defaultResync time.Duration
 	settings      settings
 
-	mu           sync.Mutex
-	informers    map[reflect.Type]cache.SharedIndexInformer
+	mu        sync.Mutex
+	informers map[reflect.Type]cache.SharedIndexInformer
+	// resources are the resources of the informers that know theirs (see
+	// resourceOf).
+	resources    map[reflect.Type]schema.GroupVersionResource
 	started      map[reflect.Type]bool
 	running      sync.WaitGroup
 	shuttingDown bool
@@ -91,6 +106,7 @@ func NewFactory(defaultResync time.Duration, options ...Option) *Factory {
 		defaultResync: defaultResync,
 		settings:      settings{namespace: metav1.NamespaceAll, customResync: map[reflect.Type]time.Duration{}},
 		informers:     map[reflect.Type]cache.SharedIndexInformer{},
+		resources:     map[reflect.Type]schema.GroupVersionResource{},
 		started:       map[reflect.Type]bool{},
 	}
 	for _, o := range options {
@@ -110,7 +126,10 @@ func (f *Factory) InformerName() *cache.InformerName { return f.settings.informe
 
 // InformerFor returns the factory's shared informer of obj's type, creating it
 // on first use with newInformer and the type's resync period, and setting the
-// factory's transform on it.
+// factory's transform on it. The factory learns the informer's resource when
+// the informer has a GroupVersionResource method returning it (those built
+// by NewInformer do); with WithDiscovery only those are started according to
+// discovery, any other is started unconditionally.
 func (f *Factory) InformerFor(obj runtime.Object, newInformer func(resync time.Duration) cache.SharedIndexInformer) cache.SharedIndexInformer {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -128,76 +147,105 @@ func (f *Factory) InformerFor(obj runtime.Object, newInformer func(resync time.D
 		_ = inf.SetTransform(f.settings.transform)
 	}
 	f.informers[key] = inf
+	if gvr, ok := resourceOf(inf); ok {
+		f.resources[key] = gvr
+	}
 	return inf
 }
 
 // Start starts every informer requested so far that is not running; it may
 // be called again after more informers are requested. Informers stop when
 // stopCh is closed.
+//
+// With WithDiscovery, Start first asks discovery whether the server serves
+// the resource of each informer that knows its resource (it waits for at most
+// two refreshes of the discovery cache, none when the cache answers), starts
+// those it serves, and fails fast, skips or waits for the others by the mode
+// (see discovery.Mode). Missing and failed resources are logged, and
+// StartError returns them until a later Start starts them. Start never waits
+// for a resource that is not served to appear.
 func (f *Factory) Start(stopCh <-chan struct{}) {
 	f.StartWithContext(wait.ContextForChannel(stopCh))
 }
 
 // StartWithContext is Start with a context.
 func (f *Factory) StartWithContext(ctx context.Context) {
+	gated := f.startUngated(ctx)
+	if len(gated) == 0 {
+		return
+	}
+	err := f.settings.discovery.Start(ctx, gated, func(gvr schema.GroupVersionResource) { f.startResource(ctx, gvr) })
+	if err != nil && !f.isShuttingDown() {
+		klog.FromContext(ctx).Error(err, "Not starting the informers of resources the server does not serve")
+	}
+}
+
+// startUngated starts every informer that is not running and is not left to
+// discovery, and returns the resources of those that are.
+func (f *Factory) startUngated(ctx context.Context) []schema.GroupVersionResource {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.shuttingDown {
+		return nil
+	}
+	var gated []schema.GroupVersionResource
+	for key, inf := range f.informers {
+		if f.started[key] {
+			continue
+		}
+		if gvr, ok := f.resources[key]; ok && f.settings.discovery != nil {
+			gated = append(gated, gvr)
+			continue
+		}
+		f.started[key] = true
+		f.running.Go(func() { inf.RunWithContext(ctx) })
+	}
+	return gated
+}
+
+// startResource starts the informers of gvr that are not running, unless the
+// factory is shutting down: discovery calls it once the server serves gvr.
+func (f *Factory) startResource(ctx context.Context, gvr schema.GroupVersionResource) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.shuttingDown {
 		return
 	}
 	for key, inf := range f.informers {
-		if !f.started[key] {
+		if !f.started[key] && f.resources[key] == gvr {
 			f.started[key] = true
 			f.running.Go(func() { inf.RunWithContext(ctx) })
 		}
 	}
 }
 
+// isShuttingDown reports whether Shutdown has been called.
+func (f *Factory) isShuttingDown() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.shuttingDown
+}
+
 // Shutdown marks the factory as shutting down (Start does nothing from then
-// on), waits until every informer it started has stopped, and releases the
-// informer name. The caller must stop the informers, by closing their stop
-// channel or cancelling their context, before or while Shutdown waits.
+// on), waits until every informer it started (and, with WithDiscovery, every
+// discovery poll) has stopped, and releases the informer name. The caller
+// must stop the informers, by closing their stop channel or cancelling their
+// context, before or while Shutdown waits.
 func (f *Factory) Shutdown() {
 	f.mu.Lock()
 	f.shuttingDown = true
 	f.mu.Unlock()
+	if f.settings.discovery != nil {
+		f.settings.discovery.Shutdown()
+	}
 	f.running.Wait()
 	f.settings.informerName.Release()
 }
 
 // WaitForCacheSync waits until every started informer has synced or stopCh
-// is closed, and reports which have synced.
+// is closed, and reports which have synced. With WithDiscovery it does not
+// wait for an informer whose resource the server does not serve: such an
+// informer is reported false (see WaitForCacheSyncWithContext).
 func (f *Factory) WaitForCacheSync(stopCh <-chan struct{}) map[reflect.Type]bool {
 	return f.WaitForCacheSyncWithContext(wait.ContextForChannel(stopCh)).Synced
-}
-
-// WaitForCacheSyncWithContext waits, without polling, until every started
-// informer has synced or ctx ends. Err is the context's cause when some have
-// not.
-func (f *Factory) WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult {
-	f.mu.Lock()
-	started := map[reflect.Type]cache.SharedIndexInformer{}
-	for key, inf := range f.informers {
-		if f.started[key] {
-			started[key] = inf
-		}
-	}
-	f.mu.Unlock()
-	checkers := make([]cache.DoneChecker, 0, len(started))
-	for _, inf := range started {
-		checkers = append(checkers, inf.HasSyncedChecker())
-	}
-	cache.WaitFor(ctx, "", checkers...)
-	result := cache.SyncResult{Synced: make(map[reflect.Type]bool, len(started))}
-	for key, inf := range started {
-		synced := inf.HasSynced()
-		result.Synced[key] = synced
-		if !synced && result.Err == nil {
-			result.Err = context.Cause(ctx)
-			if result.Err == nil {
-				result.Err = fmt.Errorf("informer for %v has not synced", key)
-			}
-		}
-	}
-	return result
 }
