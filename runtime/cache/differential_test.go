@@ -2,45 +2,49 @@ package cache
 
 // Differential test of Indexer and Lister against client-go.
 //
-// Random sequences of writes go to our Indexer[*corev1.Pod] and to
-// client-go's cache.NewIndexer(cache.MetaNamespaceKeyFunc, ...) with the same
-// indexes; after every few steps every read of both is compared. A quarter
-// of the writes go through the store's client-go view (AsIndexer), and every
-// read of the view is compared too, LastStoreSyncResourceVersion included.
-// Listers are compared three ways: over the view (NewLister, which reads the
-// store directly), over client-go's indexer (NewLister with client-go's
-// semantics), and client-go's own generic lister. It pins these items of
-// section F of the client-go semantics document:
+// Random sequences of writes go to our Indexer[*corev1.Pod] and to client-go's
+// cache.NewIndexer(cache.MetaNamespaceKeyFunc, ...) with the same indexes;
+// after every few steps every read of both is compared. A quarter of the writes
+// go through the store's client-go view (AsIndexer), and every read of the view
+// is compared too, LastStoreSyncResourceVersion included. Listers are compared
+// three ways: over the view (NewLister, which reads the store directly), over
+// client-go's indexer (NewLister with client-go's semantics), and client-go's
+// own generic lister. It pins these client-go behaviours, named by their
+// anchors in docs/clientgo-semantics.md:
 //
-//   - 35 keys: ListKeys and GetByKey agree with MetaNamespaceKeyFunc keys, and
-//     IndexKeys are client-go's keys parsed (and sorted, item 37).
-//   - 36 index maintenance on update: updates change indexed fields (or not,
-//     which takes the single-value fast path), a multi-valued index sees
-//     duplicate values, and ListIndexFuncValues shows that emptied values go.
-//   - 37 lookups: an unknown index is an error from Index, ByIndex and
+//   - #keys: ListKeys and GetByKey agree with MetaNamespaceKeyFunc keys, and
+//     IndexKeys are client-go's keys parsed (and sorted, #index-lookups).
+//   - #index-update: updates change indexed fields (or not, which takes the
+//     single-value fast path), a multi-valued index sees duplicate values, and
+//     ListIndexFuncValues shows that emptied values go.
+//   - #index-lookups: an unknown index is an error from Index, ByIndex and
 //     IndexKeys, Index de-duplicates, IndexKeys is sorted. (The panic on a
 //     failing index function has no counterpart: our IndexFunc cannot fail.)
-//   - 38 AddIndexers (and AddLabelIndex, and AddIndexes, which registers
-//     typed and label indexes on our store or as ToIndexers on client-go's)
-//     on a populated store index the existing items; a clashing name is an
-//     error on both sides and adds nothing.
-//   - 39 Add is Update, deleting a missing key is a no-op, Replace swaps the
-//     whole content (later duplicates win) and rebuilds every index.
+//   - #add-indexers-late: AddIndexers (and AddLabelIndex, and AddIndexes, which
+//     registers typed and label indexes on our store or as ToIndexers on
+//     client-go's) on a populated store index the existing items; a clashing
+//     name is an error on both sides and adds nothing.
+//   - #store-writes: Add is Update, deleting a missing key is a no-op, Replace
+//     swaps the whole content (later duplicates win) and rebuilds every index.
 //     (Transaction and resource versions have no counterpart here.)
-//   - 41 shared pointers: every lookup returns the stored pointers, compared
-//     by identity.
-//   - 42 listers: List and Namespace(ns).List answer exactly as client-go's
+//   - #shared-pointers: every lookup returns the stored pointers, compared by
+//     identity.
+//   - #listers: List and Namespace(ns).List answer exactly as client-go's
 //     generic listers (cache.ListAllByNamespace) for labels.Everything(),
 //     labels.Nothing() and random selectors, whether or not a label index
 //     narrows them; Get's NotFound error equals client-go's.
-//   - 40 LastStoreSyncResourceVersion of the view: the resourceVersion of
-//     the last object written or deleted (a tombstone leaves it), or of the
-//     last Replace. The typed store's Delete and Replace take no
-//     resourceVersion: after them the test notes the one client-go got, as
-//     the informer does.
+//   - #store-resource-version: LastStoreSyncResourceVersion of the view: the
+//     resourceVersion of the last object written or deleted (a tombstone leaves
+//     it), or of the last Replace. The typed store's Delete and Replace take no
+//     resourceVersion: after them the test notes the one client-go got, as the
+//     informer does.
 //
 // DIFF_SEEDS sets the number of seeds (500 when unset). A failure names its
 // seed and step and prints the operations that led to it.
+//
+// A seed holds at most about 120 objects, so index buckets keep their small
+// forms; store_threshold_diff_test.go drives the same comparisons across
+// every size threshold of the buckets, with concurrent readers.
 
 import (
 	"cmp"
@@ -75,7 +79,7 @@ const (
 
 // The universe of objects. It is small so that operations hit existing keys
 // and index values often; with most pods Running, the phase index gets
-// buckets large enough to be grouped by namespace (groupMin).
+// buckets whose namespace groups hold tens of members.
 var (
 	diffNamespaces = []string{"alpha", "beta", "gamma", "delta"}
 	diffNames      = podNames(30)
@@ -193,6 +197,9 @@ type diffRun struct {
 	requirements []labels.Requirement     // what random selectors combine
 	seen         map[*corev1.Pod]struct{} // scratch set of sameFast
 
+	// reproduce is the command that replays the seed, printed on failure.
+	reproduce string
+
 	ours *Indexer[*corev1.Pod]
 	view cache.TypedIndexer[*corev1.Pod] // ours.AsIndexer()
 	ref  cache.Indexer
@@ -210,6 +217,7 @@ func newDiffRun(t *testing.T, seed uint64, requirements []labels.Requirement) *d
 		rng:          rand.New(rand.NewPCG(seed, 0x5eed)),
 		requirements: requirements,
 		seen:         map[*corev1.Pod]struct{}{},
+		reproduce:    fmt.Sprintf("DIFF_SEEDS=%d go test -race -run 'TestDifferentialStoreMatchesClientGoIndexer/^seed=%d$' ./runtime/cache/", seed+1, seed),
 	}
 	d.ours = must(NewIndexer(Indexers[*corev1.Pod]{
 		cache.NamespaceIndex: podNamespace,
@@ -258,8 +266,8 @@ func (d *diffRun) fatalf(format string, args ...any) {
 	for _, op := range d.ops[max(0, len(d.ops)-15):] {
 		recent = append(recent, fmt.Sprintf("%d: ", op.step)+fmt.Sprintf(op.format, op.args...))
 	}
-	d.t.Fatalf("seed %d, step %d: %s\nlast operations:\n  %s\nreproduce: DIFF_SEEDS=%d go test -race -run 'TestDifferentialStoreMatchesClientGoIndexer/^seed=%d$' ./runtime/cache/",
-		d.seed, d.step, fmt.Sprintf(format, args...), strings.Join(recent, "\n  "), d.seed+1, d.seed)
+	d.t.Fatalf("seed %d, step %d: %s\nlast operations:\n  %s\nreproduce: %s",
+		d.seed, d.step, fmt.Sprintf(format, args...), strings.Join(recent, "\n  "), d.reproduce)
 }
 
 // reportPanic turns a panic (of either store or of the test) into a failure
@@ -325,7 +333,7 @@ func (d *diffRun) setLabels(p *corev1.Pod) {
 			p.Labels = map[string]string{}
 		}
 		// The first value is drawn half the time, so that its bucket in a
-		// label index can grow past groupMin.
+		// label index grows larger than the others.
 		values := diffLabelVals[key]
 		if d.rng.IntN(2) == 0 {
 			values = values[:1]
@@ -436,7 +444,7 @@ func (d *diffRun) applyRandomOp() {
 }
 
 // write adds or updates key with a new or mutated object; Add and Update are
-// the same whether or not the key is stored (item 39).
+// the same whether or not the key is stored (#store-writes).
 func (d *diffRun) write(key ObjectName) {
 	obj, ok := d.stored(key)
 	if ok && d.rng.IntN(2) == 0 {
@@ -569,8 +577,8 @@ func (d *diffRun) replacement(key ObjectName) *corev1.Pod {
 }
 
 // addLateIndexes adds a function index and a label index to both (possibly
-// populated) stores, then checks that re-adding a name fails and adds
-// nothing (item 38).
+// populated) stores, then checks that re-adding a name fails and adds nothing
+// (#add-indexers-late).
 //
 // Half of the seeds add them with AddIndexes, on the view (which reaches our
 // store) and on client-go's indexer (which gets ToIndexers).
@@ -758,8 +766,8 @@ func (d *diffRun) compareIndexedObjects(name, ns, value string, want podsByKey) 
 	}
 }
 
-// compareUnknownIndex pins item 37: an unknown index is an error from Index,
-// ByIndex and IndexKeys, and has no values.
+// compareUnknownIndex pins #index-lookups: an unknown index is an error from
+// Index, ByIndex and IndexKeys, and has no values.
 func (d *diffRun) compareUnknownIndex() {
 	_, ourErr := d.ours.ByIndex(unknownIndex, "x")
 	_, refErr := d.ref.ByIndex(unknownIndex, "x")
@@ -791,7 +799,7 @@ func (d *diffRun) compareNamespaces() {
 }
 
 // compareSelections compares Select and the listers' List with client-go's
-// generic listers (cache.ListAllByNamespace, item 42).
+// generic listers (cache.ListAllByNamespace, #listers).
 func (d *diffRun) compareSelections() {
 	selectors := []labels.Selector{labels.Everything(), labels.Nothing(), d.randomSelector(), d.randomSelector()}
 	for _, sel := range selectors {
@@ -1064,7 +1072,7 @@ func inNamespace(set podsByKey, ns string) podsByKey {
 }
 
 // same requires got to list the objects of want, each once, as the same
-// pointers (item 41). format and args name the lookup.
+// pointers (#shared-pointers). format and args name the lookup.
 func (d *diffRun) same(got []*corev1.Pod, want podsByKey, format string, args ...any) {
 	if d.sameFast(got, want) {
 		return

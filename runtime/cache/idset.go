@@ -9,8 +9,15 @@ import "slices"
 type slot uint32
 
 // smallSetMax is the size up to which an idSet keeps its members in a slice
-// (linear search, no map); larger sets switch to a map.
-const smallSetMax = 32
+// (linear search, no map); larger sets switch to a map. A set in a map
+// switches back to a slice when it shrinks to smallSetMin members (half of
+// smallSetMax, so that a set hovering around either size does not switch
+// back and forth): Go maps never shrink, so a set that once was large would
+// otherwise keep its largest table.
+const (
+	smallSetMax = 32
+	smallSetMin = smallSetMax / 2
+)
 
 // idSet is a set of slots. The zero value is an empty set. Small sets are a
 // slice, which costs 4 bytes a member and no map header.
@@ -58,6 +65,13 @@ func (s *idSet) remove(id slot) bool {
 			return false
 		}
 		delete(s.m, id)
+		if len(s.m) <= smallSetMin {
+			s.list = make([]slot, 0, smallSetMax)
+			for v := range s.m {
+				s.list = append(s.list, v)
+			}
+			s.m = nil
+		}
 		return true
 	}
 	i := slices.Index(s.list, id)
@@ -68,14 +82,6 @@ func (s *idSet) remove(id slot) bool {
 	s.list[i] = s.list[last]
 	s.list = s.list[:last]
 	return true
-}
-
-func (s *idSet) has(id slot) bool {
-	if s.m != nil {
-		_, ok := s.m[id]
-		return ok
-	}
-	return slices.Contains(s.list, id)
 }
 
 // visit calls fn for every member.

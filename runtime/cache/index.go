@@ -36,17 +36,27 @@ func compareMembers(a, b member) int {
 
 // largeBucket is the size above which a bucket switches from one sorted run of
 // members to per-namespace sets, so that adding to or removing from a huge
-// bucket does not move all of it.
-const largeBucket = 1024
+// bucket does not move all of it. smallBucket is the size at which a grouped
+// bucket switches back to a sorted run: half of largeBucket, so that a
+// bucket whose size hovers around either threshold does not switch back and
+// forth (each switch moves every member).
+const (
+	largeBucket = 1024
+	smallBucket = largeBucket / 2
+)
+
+// minSortedCap is the capacity up to which a sorted run is not reallocated
+// when it shrinks.
+const minSortedCap = 64
 
 // bucket holds the objects indexed under one value. Up to largeBucket members
 // it is a slice sorted by (namespace, slot): 8 bytes a member, the members of
 // one namespace contiguous and found by binary search. Beyond that, members
-// are kept in one set per namespace.
+// are kept in one set per namespace, until they are smallBucket again.
 type bucket struct {
 	n      int
 	sorted []member        // while groups is nil
-	groups map[nsID]*idSet // once n exceeded largeBucket
+	groups map[nsID]*idSet // from when n exceeded largeBucket until n is smallBucket
 }
 
 // add inserts m and reports whether it was not already a member.
@@ -95,6 +105,9 @@ func (b *bucket) remove(m member) bool {
 			delete(b.groups, m.ns)
 		}
 		b.n--
+		if b.n <= smallBucket {
+			b.ungroup()
+		}
 		return true
 	}
 	i, found := slices.BinarySearchFunc(b.sorted, m, compareMembers)
@@ -103,7 +116,22 @@ func (b *bucket) remove(m member) bool {
 	}
 	b.sorted = slices.Delete(b.sorted, i, i+1)
 	b.n--
+	if c := cap(b.sorted); c > minSortedCap && 4*len(b.sorted) <= c {
+		// Give back most of what the run grew to: memory follows the
+		// members, and halving leaves room to grow again.
+		b.sorted = append(make([]member, 0, c/2), b.sorted...)
+	}
 	return true
+}
+
+// ungroup switches a grouped bucket back to one sorted run.
+func (b *bucket) ungroup() {
+	sorted := make([]member, 0, b.n)
+	for ns, g := range b.groups {
+		g.visit(func(id slot) { sorted = append(sorted, member{ns, id}) })
+	}
+	slices.SortFunc(sorted, compareMembers)
+	b.sorted, b.groups = sorted, nil
 }
 
 // nsRange returns the members of namespace ns in a sorted bucket.
@@ -221,10 +249,11 @@ func (ix *index[T]) remove(value string, m member) {
 	}
 }
 
-// update moves m from the index values of oldObj to those of newObj; either
-// may be the zero value (no object). It computes the old values from oldObj,
-// the object the store held, as client-go does (semantics item 36), and does
-// nothing when both have the same single value.
+// update moves m from the index values of oldObj to those of newObj; either may
+// be the zero value (no object). It computes the old values from oldObj, the
+// object the store held, as client-go does
+// (docs/clientgo-semantics.md#index-update), and does nothing when both have
+// the same single value.
 func (ix *index[T]) update(m member, oldObj, newObj T) {
 	var zero T
 	var oldBuf, newBuf [1]string

@@ -25,7 +25,13 @@ type entry[T Object] struct {
 type namespace struct {
 	id    nsID
 	names map[string]slot
+	peak  int // the most names it held at once
 }
+
+// spareNamespaceMax is the peak size up to which a released namespace is kept
+// for reuse: a Go map of up to 8 entries is one group, no bigger than a new
+// map's first group.
+const spareNamespaceMax = 8
 
 // Indexer is the typed, indexed object store an informer keeps and listers
 // read, the counterpart of what client-go's cache.NewIndexer returns: objects,
@@ -35,16 +41,28 @@ type namespace struct {
 // Objects returned by any method are the stored pointers, shared with every
 // other reader: callers must not mutate them (client-go's contract).
 //
-// Every object gets a slot (a small integer) and every namespace an id.
-// Objects are found by key through a per-namespace map of names to slots;
-// indexes map values to buckets of (namespace id, slot) members. Namespace
-// ids are kept until Replace, even once their namespace is empty.
+// Every object gets a slot (a small integer) and every namespace that holds
+// objects an id. Objects are found by key through a per-namespace map of
+// names to slots; indexes map values to buckets of (namespace id, slot)
+// members. Removing the last object of a namespace releases the namespace:
+// its map goes (but for one small one, kept empty for the next new
+// namespace), and its id is reused by the next new namespace. That is safe
+// because no bucket still names the id: removing an object removes its
+// members from every bucket. So the store's memory follows the objects it
+// holds and the namespaces they are in, not every namespace it ever saw.
+// Buckets return to their compact forms as they shrink (index.go); what a
+// larger past leaves is, as in client-go, the size of Go map tables (the
+// namespaces, the names of a namespace, an index's values) and of the slot
+// array, until the store empties or is replaced: once it holds no object,
+// it keeps nothing of its past content (as after Replace with no object).
 type Indexer[T Object] struct {
 	mu sync.RWMutex
 
-	namespaces map[string]*namespace
-	nextNS     nsID
-	entries    []entry[T] // by slot; free slots hold the zero entry
+	namespaces map[string]*namespace // namespaces holding at least one object
+	nextNS     nsID                  // ids below nextNS are in use or in freeNS
+	freeNS     []nsID                // ids of released namespaces, to reuse
+	spare      *namespace            // a released small namespace, empty, to reuse
+	entries    []entry[T]            // by slot; free slots hold the zero entry
 	free       []slot
 	count      int
 
@@ -102,21 +120,71 @@ func (s *Indexer[T]) upsertLocked(obj T) (old T, existed bool) {
 	}
 	id := s.allocate(entry[T]{obj: obj, ns: ns.id})
 	ns.names[name] = id
+	ns.peak = max(ns.peak, len(ns.names))
 	for _, ix := range s.indexes {
 		ix.update(member{ns.id, id}, old, obj)
 	}
 	return old, false
 }
 
-// namespaceLocked returns the namespace called name, creating it if needed.
+// namespaceLocked returns the namespace called name, creating it if needed
+// with the id of a released namespace, if any (and the spare namespace's
+// empty map, if any).
 func (s *Indexer[T]) namespaceLocked(name string) *namespace {
 	ns := s.namespaces[name]
 	if ns == nil {
-		ns = &namespace{id: s.nextNS, names: map[string]slot{}}
+		var id nsID
+		if n := len(s.freeNS); n > 0 {
+			id = s.freeNS[n-1]
+			s.freeNS = s.freeNS[:n-1]
+		} else {
+			id = s.nextNS
+			s.nextNS++
+		}
+		if ns = s.spare; ns != nil {
+			s.spare = nil
+			ns.id, ns.peak = id, 0
+		} else {
+			ns = &namespace{id: id, names: map[string]slot{}}
+		}
 		s.namespaces[name] = ns
-		s.nextNS++
 	}
 	return ns
+}
+
+// releaseNamespaceLocked forgets ns, called name, whose last object was just
+// removed, and frees its id. No bucket holds a member of ns (each removal
+// took its object's members out of every bucket), so the id can name
+// another namespace at once. When that was the last namespace, the store
+// holds no object and starts afresh, dropping the tables its past content
+// grew (Go maps never shrink). A namespace that never held more than
+// spareNamespaceMax objects is kept as the spare, so that a namespace
+// losing and regaining its only object (next to other namespaces)
+// allocates nothing.
+func (s *Indexer[T]) releaseNamespaceLocked(name string, ns *namespace) {
+	delete(s.namespaces, name)
+	if len(s.namespaces) == 0 {
+		s.resetLocked(0)
+	} else {
+		s.freeNS = append(s.freeNS, ns.id)
+	}
+	if ns.peak <= spareNamespaceMax {
+		s.spare = ns
+	}
+}
+
+// resetLocked empties the store, keeping its indexes, with room for
+// capacity objects.
+func (s *Indexer[T]) resetLocked(capacity int) {
+	s.namespaces = map[string]*namespace{}
+	s.nextNS = 0
+	s.freeNS = nil
+	s.entries = make([]entry[T], 0, capacity)
+	s.free = nil
+	s.count = 0
+	for _, ix := range s.indexes {
+		ix.buckets = map[string]*bucket{}
+	}
 }
 
 func (s *Indexer[T]) allocate(e entry[T]) slot {
@@ -131,9 +199,8 @@ func (s *Indexer[T]) allocate(e entry[T]) slot {
 	return slot(len(s.entries) - 1)
 }
 
-// Delete removes the object stored under key, if any.
-// Deleting a missing key is a no-op (semantics
-// item 39).
+// Delete removes the object stored under key, if any. Deleting a missing key is
+// a no-op (docs/clientgo-semantics.md#store-writes).
 func (s *Indexer[T]) Delete(key ObjectName) { s.Remove(key) }
 
 // Remove deletes the object stored under key and returns it, if any, in one
@@ -158,6 +225,9 @@ func (s *Indexer[T]) Remove(key ObjectName) (old T, existed bool) {
 	s.entries[id] = entry[T]{}
 	s.free = append(s.free, id)
 	s.count--
+	if len(ns.names) == 0 {
+		s.releaseNamespaceLocked(key.Namespace, ns)
+	}
 	return old, true
 }
 
@@ -166,22 +236,14 @@ func (s *Indexer[T]) Remove(key ObjectName) (old T, existed bool) {
 func (s *Indexer[T]) Replace(objs []T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.namespaces = map[string]*namespace{}
-	s.nextNS = 0
-	s.entries = make([]entry[T], 0, len(objs))
-	s.free = nil
-	s.count = 0
-	for _, ix := range s.indexes {
-		ix.buckets = map[string]*bucket{}
-	}
+	s.resetLocked(len(objs))
 	for _, obj := range objs {
 		s.upsertLocked(obj)
 	}
 }
 
 // scopeLocked translates a namespace name to a lookup scope; the empty name
-// means every namespace. ok is false when no object was ever stored in the
-// namespace.
+// means every namespace. ok is false when the namespace holds no object.
 func (s *Indexer[T]) scopeLocked(namespaceName string) (sc scope, ok bool) {
 	if namespaceName == "" {
 		return everywhere, true
@@ -278,16 +340,15 @@ func (s *Indexer[T]) ListNamespace(namespace string) []T {
 	return out
 }
 
-// Select returns the objects of namespace (all namespaces when it is
-// empty) whose labels match selector, using a label index to narrow the
-// candidates where the selector allows it.
-// An empty selector selects everything and
-// labels.Nothing() selects nothing, without looking at labels (semantics
-// item 42). When the selector requires an exact value (=, == or a one-value
-// in) of a label that has a label index, only the objects indexed under that
-// value are matched against the selector (and not at all when that is the
-// selector's only requirement); when several such labels exist, the one with
-// the fewest candidates is used.
+// Select returns the objects of namespace (all namespaces when it is empty)
+// whose labels match selector, using a label index to narrow the candidates
+// where the selector allows it. An empty selector selects everything and
+// labels.Nothing() selects nothing, without looking at labels
+// (docs/clientgo-semantics.md#listers). When the selector requires an exact
+// value (=, == or a one-value in) of a label that has a label index, only the
+// objects indexed under that value are matched against the selector (and not at
+// all when that is the selector's only requirement); when several such labels
+// exist, the one with the fewest candidates is used.
 func (s *Indexer[T]) Select(namespace string, selector labels.Selector) []T {
 	if labels.MatchesNothing(selector) {
 		return nil
@@ -368,10 +429,10 @@ func exactValue(r labels.Requirement) bool {
 	return false
 }
 
-// AddIndexers adds indexes; existing objects are indexed at once. A name
-// that is already in use is an error, and then no index is added.
-// Adding indexes to a store that holds
-// objects indexes them under the write lock (semantics item 38).
+// AddIndexers adds indexes; existing objects are indexed at once. A name that
+// is already in use is an error, and then no index is added. Adding indexes to
+// a store that holds objects indexes them under the write lock
+// (docs/clientgo-semantics.md#add-indexers-late).
 func (s *Indexer[T]) AddIndexers(indexers Indexers[T]) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -614,12 +675,5 @@ func (s *Indexer[T]) indexFuncs() map[string]IndexFunc[T] {
 func (s *Indexer[T]) namespaceNames() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var out []string
-	for name, ns := range s.namespaces {
-		if len(ns.names) > 0 {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return out
+	return slices.Sorted(maps.Keys(s.namespaces))
 }

@@ -68,8 +68,9 @@ func mustByIndex(t *testing.T, s *Indexer[*corev1.Pod], index, ns, value string)
 	return names(got)
 }
 
-// Semantics item 36: an update removes the index values computed from the
-// stored old object and adds the new ones; emptied values disappear.
+// An update removes the index values computed from the stored old object and
+// adds the new ones; emptied values disappear
+// (docs/clientgo-semantics.md#index-update).
 func TestUpdateDropsStaleIndexValues(t *testing.T) {
 	s := must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", []string{"img1", "img2"}))
@@ -97,8 +98,8 @@ func TestUpdateDropsStaleIndexValues(t *testing.T) {
 	}
 }
 
-// Semantics item 36: a value whose last object
-// leaves is removed from the index, while values that still have objects stay.
+// A value whose last object leaves is removed from the index, while values that
+// still have objects stay (docs/clientgo-semantics.md#index-update).
 func TestDeleteRemovesEmptyIndexValues(t *testing.T) {
 	s := must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", nil))
@@ -115,7 +116,8 @@ func TestDeleteRemovesEmptyIndexValues(t *testing.T) {
 }
 
 // An object that yields the same value twice is listed once under it, and
-// removing it removes it for good (semantics item 37: Index de-duplicates).
+// removing it removes it for good (Index de-duplicates:
+// docs/clientgo-semantics.md#index-lookups).
 func TestObjectIndexedTwiceUnderOneValueIsListedOnce(t *testing.T) {
 	s := must(NewIndexer(testIndexers()))
 	p := pod("a", "p1", "n1", []string{"img", "img"})
@@ -137,8 +139,8 @@ func TestObjectIndexedTwiceUnderOneValueIsListedOnce(t *testing.T) {
 	}
 }
 
-// Semantics item 38: indexes added after objects exist index them at once;
-// a name in use is an error and adds nothing.
+// Indexes added after objects exist index them at once; a name in use is an
+// error and adds nothing (docs/clientgo-semantics.md#add-indexers-late).
 func TestAddIndexersIndexesExistingObjects(t *testing.T) {
 	s := must(NewIndexer(Indexers[*corev1.Pod]{"node": byNode}))
 	s.Add(pod("a", "p1", "n1", []string{"img1"}, "app", "web"))
@@ -170,8 +172,8 @@ func TestAddIndexersIndexesExistingObjects(t *testing.T) {
 	}
 }
 
-// Semantics item 37: an unknown index name is an error for lookups, and has
-// no values.
+// An unknown index name is an error for lookups, and has no values
+// (docs/clientgo-semantics.md#index-lookups).
 func TestUnknownIndexIsAnError(t *testing.T) {
 	s := must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", nil))
@@ -195,7 +197,7 @@ func TestUnknownIndexIsAnError(t *testing.T) {
 	}
 }
 
-// Semantics item 37: IndexKeys is sorted.
+// IndexKeys is sorted (docs/clientgo-semantics.md#index-lookups).
 func TestIndexKeysAreSorted(t *testing.T) {
 	s := must(NewIndexer(testIndexers()))
 	for _, k := range []string{"c/z", "a/y", "b/x", "a/b"} {
@@ -224,9 +226,9 @@ func splitKey(k string) (ns, name string, ok bool) {
 	return "", k, false
 }
 
-// Semantics item 39: Add is Update, deleting a missing key is a no-op, and
-// Replace swaps the content and rebuilds every index (the later of two
-// objects with one key wins).
+// Add is Update, deleting a missing key is a no-op, and Replace swaps the
+// content and rebuilds every index (the later of two objects with one key wins;
+// docs/clientgo-semantics.md#store-writes).
 func TestStoreWrites(t *testing.T) {
 	s := must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", nil))
@@ -266,8 +268,8 @@ func TestStoreWrites(t *testing.T) {
 	}
 }
 
-// Semantics item 35: client-go string keys ("namespace/name", "name") work
-// with GetByKey; a malformed key is an error.
+// client-go string keys ("namespace/name", "name") work with GetByKey; a
+// malformed key is an error (docs/clientgo-semantics.md#keys).
 func TestGetByKeyAcceptsClientGoKeys(t *testing.T) {
 	s := must(NewIndexer[*corev1.Pod](nil))
 	namespaced, cluster := pod("a", "p1", "", nil), pod("", "p2", "", nil)
