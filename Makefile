@@ -42,7 +42,8 @@ vet:
 generate:
 	bash hack/update-codegen.sh
 
-## verify: fail, naming the files, when the checked-in generated code is not
+## verify: fail, naming the files, when the checked-in generated code, or
+## the marker reference docs/markers.md (informer-gen-plus --docs), is not
 ## what `make generate` would write (the work tree is left untouched).
 verify:
 	bash hack/verify-codegen.sh

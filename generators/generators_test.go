@@ -64,9 +64,10 @@ func TestGeneratedListersMatchGolden(t *testing.T) {
 		"listers/toys/v1/crate.go",
 		"listers/toys/v1/expansion_generated.go",
 		"listers/toys/v1/robot.go",
+		"listers/toys/v1/sensor.go",
 	}
 	if got := files.Paths(); !slices.Equal(got, want) {
-		t.Errorf("generated %v\nwant %v (Crate cannot watch: no informer; Gear cannot list: nothing)", got, want)
+		t.Errorf("generated %v\nwant %v (Crate and Sensor cannot watch: no informer; Gear cannot list: nothing)", got, want)
 	}
 	for _, rel := range files.Paths() {
 		content, _ := files.Content(rel)
@@ -130,7 +131,8 @@ func TestBadMarkersFailTheRunAndWriteNothing(t *testing.T) {
 		file + `:16: +index(name: byColor, label: color): index byColor of Thing is declared twice (first at `,
 		file + `:17: +index(name: byMissing, func: "` + badInput + `.Missing"): function ` + badInput + `.Missing not found`,
 		file + `:18: +index(name: byWrong, func: "` + badInput + `.Wrong"): function ` + badInput + `.Wrong must have the signature func(*` + badInput + `.Thing) []string`,
-		file + `:40: +index(name: byName, field: metadata.name): type Loose has +index markers but no lister is generated for it`,
+		file + `:19: +index(name: byColorTag, field: "spec.color,spec.tags[*]", param: color): param names 1 parameter, but field spec.color,spec.tags[*] has 2 paths: give one name per path`,
+		file + `:41: +index(name: byName, field: metadata.name): type Loose has +index markers but no lister is generated for it`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not report\n  %s\ngot:\n%v", want, err)
@@ -259,6 +261,7 @@ func TestLayouts(t *testing.T) {
 			"listers/toys/v1/crate.go",
 			"listers/toys/v1/expansion_generated.go",
 			"listers/toys/v1/robot.go",
+			"listers/toys/v1/sensor.go",
 		},
 		informerImports: pkg + "/listers/toys/v1",
 	}, {
@@ -279,6 +282,7 @@ func TestLayouts(t *testing.T) {
 			"listers/toys/v1/crate.go",
 			"listers/toys/v1/expansion_generated.go",
 			"listers/toys/v1/robot.go",
+			"listers/toys/v1/sensor.go",
 		},
 		informerImports: pkg + "/listers/toys/v1",
 	}, {
@@ -297,6 +301,7 @@ func TestLayouts(t *testing.T) {
 			"listers/toys/v1/crate.go",
 			"listers/toys/v1/expansion_generated.go",
 			"listers/toys/v1/robot.go",
+			"listers/toys/v1/sensor.go",
 		},
 		informerImports: pkg + "/listers/toys/v1",
 	}, {
@@ -308,6 +313,7 @@ func TestLayouts(t *testing.T) {
 			"toys/v1/crate.go",
 			"toys/v1/expansion_generated.go",
 			"toys/v1/robot.go",
+			"toys/v1/sensor.go",
 		},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,8 +2,10 @@ package generators
 
 import (
 	"cmp"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"k8s.io/gengo/v2/generator"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/informer-gen-plus/informer-gen-plus/generators/indexfunc"
 	"github.com/informer-gen-plus/informer-gen-plus/generators/markers"
+	"github.com/informer-gen-plus/informer-gen-plus/generators/resolve"
 	"github.com/informer-gen-plus/informer-gen-plus/templates"
 )
 
@@ -61,9 +64,17 @@ func hasExpansionFile(dir string, k *Kind) bool {
 // indexData is what the lister template needs of one index.
 type indexData struct {
 	Name, Const, Method, Func, Doc  string
-	Params, Value, Body, Key        string
+	Body, Key                       string
 	Type, Plural, Singular, Private string
 	Namespaced                      bool
+	// Params is the lookups' parameter list, Value the index value the
+	// slice lookup passes to ByIndex (an expression of the parameters).
+	Params, Value string
+	// EachKey declares what the iterator lookup needs to compute its index
+	// value, EachValue, without allocating (statements; may be empty).
+	EachKey, EachValue string
+	// Seq is iter.Seq, as the file imports it.
+	Seq string
 }
 
 // listerArgs are the lister template's arguments for k.
@@ -81,8 +92,6 @@ func listerArgs(c *generator.Context, k *Kind) generator.Args {
 			Method: markers.MethodName(ix.Marker.Name),
 			Func:   public + markers.MethodName(ix.Marker.Name),
 			Doc:    describeIndex(ix),
-			Params: strings.Join(ix.Params, ", ") + " string",
-			Value:  ix.Params[0],
 			Key:    ix.Spec.Key,
 
 			Type:       raw.Name(t),
@@ -90,10 +99,11 @@ func listerArgs(c *generator.Context, k *Kind) generator.Args {
 			Singular:   public,
 			Private:    private,
 			Namespaced: k.Namespaced,
+			Seq:        raw.Name(types.Ref("iter", "Seq")),
 		}
-		if len(ix.Params) > 1 {
-			d.Value = raw.Name(types.Ref(indexfunc.FieldPathPkg, "JoinValues")) + "(" + strings.Join(ix.Params, ", ") + ")"
-		}
+		params := lookupParams(ix.Params, packageAlias(raw, t.Name.Package))
+		d.Params = paramList(raw, params)
+		d.Value, d.EachKey, d.EachValue = lookupKey(raw, params)
 		if ix.Spec.Source == markers.FromLabel {
 			labels = append(labels, d)
 		} else {
@@ -117,8 +127,82 @@ func listerArgs(c *generator.Context, k *Kind) generator.Args {
 		"lister":          types.Ref(RuntimeCachePkg, "Lister"),
 		"namespaceLister": types.Ref(RuntimeCachePkg, "NamespaceLister"),
 		"newLister":       types.Ref(RuntimeCachePkg, "NewLister"),
+		"store":           types.Ref(RuntimeCachePkg, "Indexer"),
+		"storeOf":         types.Ref(RuntimeCachePkg, "StoreOf"),
+		"clone":           types.Ref("strings", "Clone"),
 		"resource":        types.Ref(t.Name.Package, "Resource"),
 	}
+}
+
+// lookupParams returns params with the names that would shadow the package
+// of the indexed type, which the iterator lookups name, suffixed.
+func lookupParams(params []Param, typesAlias string) []Param {
+	out := slices.Clone(params)
+	for i := range out {
+		if out[i].Name == typesAlias {
+			out[i].Name += "Value"
+		}
+	}
+	return out
+}
+
+// paramList writes a lookup's parameter list, grouping neighbours of the
+// same type as gofmt'ed code does ("phase, color string").
+func paramList(raw namer.Namer, params []Param) string {
+	var b strings.Builder
+	for i, p := range params {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(p.Name)
+		typ := paramType(raw, p)
+		if i == len(params)-1 || paramType(raw, params[i+1]) != typ {
+			b.WriteString(" " + typ)
+		}
+	}
+	return b.String()
+}
+
+func paramType(raw namer.Namer, p Param) string {
+	if p.Type == nil {
+		return "string"
+	}
+	return raw.Name(p.Type)
+}
+
+// Sizes of the buffers the iterator lookups encode their index value into
+// on their stack: the longest integer (-9223372036854775808), and a
+// composite key. A longer composite key still works: appending to the
+// buffer then allocates.
+const (
+	intKeyBuffer       = 20
+	compositeKeyBuffer = 64
+)
+
+// lookupKey writes how the lookups encode their parameters into the index
+// value, exactly as the index function encodes the values it indexes (the
+// same fieldpath formatting and, for a composite key, the same join): the
+// slice lookup's expression, and the iterator lookup's statements and
+// expression, which encode integers and composite keys into a buffer on the
+// stack instead of allocating a string.
+func lookupKey(raw namer.Namer, params []Param) (value, eachKey, eachValue string) {
+	if params[0].Leaf == "" { // a label, annotation, owner or func: the value as is
+		return params[0].Name, "", params[0].Name
+	}
+	im := indexfunc.Imports{FieldPath: packageAlias(raw, indexfunc.FieldPathPkg)}
+	parts := make([]string, len(params))
+	for i, p := range params {
+		parts[i] = indexfunc.Format(p.Leaf, p.Name, im)
+	}
+	if len(params) == 1 {
+		if p := params[0]; p.Leaf == resolve.Int || p.Leaf == resolve.Uint {
+			return parts[0], fmt.Sprintf("var buf [%d]byte\nkey := %s.AppendInt(buf[:0], %s)\n", intKeyBuffer, im.FieldPath, p.Name), "string(key)"
+		}
+		return parts[0], "", parts[0]
+	}
+	joined := strings.Join(parts, ", ")
+	return fmt.Sprintf("%s.JoinValues(%s)", im.FieldPath, joined),
+		fmt.Sprintf("var buf [%d]byte\nkey := %s.AppendValues(buf[:0], %s)\n", compositeKeyBuffer, im.FieldPath, joined), "string(key)"
 }
 
 // indexBody writes an index function's statements, importing what they use.

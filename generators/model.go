@@ -8,6 +8,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"k8s.io/code-generator/cmd/client-gen/generators/util"
 	"k8s.io/code-generator/pkg/apidefinitions"
@@ -70,19 +71,49 @@ type Kind struct {
 type Index struct {
 	Marker markers.Marker
 	Spec   indexfunc.Spec
-	// Params are the names of the lookup method's string parameters, one per
-	// part of a composite key.
-	Params []string
+	// Params are the lookup methods' parameters, one per path of a
+	// composite key.
+	Params []Param
+}
+
+// Param is one parameter of an index's lookups.
+type Param struct {
+	// Name is the parameter's name: from the marker's param argument, else
+	// derived from the source (the last field of a path, a label key's name,
+	// an owner kind, a function's name).
+	Name string
+	// Type is the parameter's Go type: the leaf's type of a field path (see
+	// resolve.Path.Type). It is nil for the other sources, whose values are
+	// strings.
+	Type *types.Type
+	// Leaf is the kind of a field path's leaf, which says how the lookups
+	// encode the parameter; empty for the other sources, whose values are
+	// the index values as they are.
+	Leaf resolve.LeafKind
 }
 
 // BuildModel reads the input packages of c. It reports every marker error,
 // each with its file:line, joined in one error.
 // lintRules are the tag-checking rules of --lint-rules.
 func BuildModel(c *generator.Context, lintRules ...string) (*Model, error) {
-	b := &modelBuilder{c: c, groups: map[string]*Group{}, versions: map[string]*Version{}}
+	b := newModelBuilder(c)
 	if len(lintRules) > 0 {
 		b.identify = append(b.identify, apidefinitions.WithLintRules(lintRules...))
 	}
+	return b.build()
+}
+
+func newModelBuilder(c *generator.Context) *modelBuilder {
+	return &modelBuilder{
+		c: c, groups: map[string]*Group{}, versions: map[string]*Version{},
+		scan: func(p *types.Package) (markers.Package, error) { return markers.Scan(p.Dir) },
+		load: c.LoadPackages,
+	}
+}
+
+// build reads the input packages.
+func (b *modelBuilder) build() (*Model, error) {
+	c := b.c
 	for _, input := range c.Inputs {
 		b.addPackage(c.Universe.Package(input))
 	}
@@ -103,7 +134,12 @@ func BuildModel(c *generator.Context, lintRules ...string) (*Model, error) {
 }
 
 type modelBuilder struct {
-	c        *generator.Context
+	c *generator.Context
+	// scan returns the markers of an input package; load loads packages
+	// into the context's universe. They read the packages' files, except
+	// for the example API of the marker documentation, held in memory.
+	scan     func(p *types.Package) (markers.Package, error)
+	load     func(pkgs ...string) ([]*types.Package, error)
 	groups   map[string]*Group   // by package name
 	versions map[string]*Version // by types package path
 	identify []apidefinitions.Option
@@ -118,7 +154,7 @@ func (b *modelBuilder) fail(err error) { b.errs = append(b.errs, err) }
 // addPackage adds the kinds of an input package and the kinds its
 // package-level markers declare indexes for.
 func (b *modelBuilder) addPackage(p *types.Package) {
-	found, err := markers.Scan(p.Dir)
+	found, err := b.scan(p)
 	if err != nil {
 		b.fail(err)
 	}
@@ -243,7 +279,7 @@ func typeSwitch(lines []string, tag string) (enabled, ok bool) {
 // package.
 func (b *modelBuilder) declaredKind(m markers.Marker) *Kind {
 	pkgPath, name, _ := markers.SplitQualified(m.For)
-	pkgs, err := b.c.LoadPackages(pkgPath)
+	pkgs, err := b.load(pkgPath)
 	if err != nil || len(pkgs) == 0 {
 		b.fail(m.Errorf("cannot load package %s: %v", pkgPath, err))
 		return nil
@@ -288,7 +324,7 @@ func (b *modelBuilder) addIndex(k *Kind, m markers.Marker) {
 			return
 		}
 	}
-	ix := &Index{Marker: m, Spec: indexfunc.Spec{Source: m.Source, Key: m.Value}, Params: []string{"value"}}
+	ix := &Index{Marker: m, Spec: indexfunc.Spec{Source: m.Source, Key: m.Value}}
 	switch m.Source {
 	case markers.FromField:
 		key, err := fieldpath.Parse(m.Value)
@@ -296,16 +332,18 @@ func (b *modelBuilder) addIndex(k *Kind, m markers.Marker) {
 			b.fail(m.Errorf("%v", err))
 			return
 		}
-		ix.Params = nil
-		for _, p := range key {
+		names := fieldParamNames(key)
+		for i, p := range key {
 			r, err := resolve.Resolve(k.Type, p)
 			if err != nil {
 				b.fail(m.Errorf("field %s: %v", p, err))
 				return
 			}
 			ix.Spec.Paths = append(ix.Spec.Paths, r)
-			ix.Params = append(ix.Params, paramName(p, ix.Params))
+			ix.Params = append(ix.Params, Param{Name: names[i], Type: importableLeafType(r), Leaf: r.Leaf})
 		}
+	case markers.FromLabel, markers.FromAnnotation:
+		ix.Params = []Param{{Name: keyParamName(m.Value)}}
 	case markers.FromOwner:
 		owner, err := markers.ParseOwner(m.Value)
 		if err != nil { // markers.Parse checked it
@@ -316,6 +354,7 @@ func (b *modelBuilder) addIndex(k *Kind, m markers.Marker) {
 		if !owner.Qualified {
 			b.unqualifiedOwners = append(b.unqualifiedOwners, ix)
 		}
+		ix.Params = []Param{{Name: identParamName(owner.Kind)}}
 	case markers.FromFunc:
 		fn, err := b.indexFunc(k, m.Value)
 		if err != nil {
@@ -323,6 +362,16 @@ func (b *modelBuilder) addIndex(k *Kind, m markers.Marker) {
 			return
 		}
 		ix.Spec.Func = fn.Name.Package + "." + fn.Name.Name
+		ix.Params = []Param{{Name: funcParamName(fn.Name.Name)}}
+	}
+	if names := markers.ParamNames(m.Param); names != nil {
+		if len(names) != len(ix.Params) {
+			b.fail(m.Errorf("param names %s, but field %s has %d paths: give one name per path", count(len(names), "parameter"), m.Value, len(ix.Params)))
+			return
+		}
+		for i, name := range names {
+			ix.Params[i].Name = name
+		}
 	}
 	k.Indexes = append(k.Indexes, ix)
 }
@@ -391,7 +440,7 @@ func isKind(t *types.Type) bool {
 // indexFunc finds a user index function and checks it is func(*T) []string.
 func (b *modelBuilder) indexFunc(k *Kind, qualified string) (*types.Type, error) {
 	pkgPath, name, _ := markers.SplitQualified(qualified)
-	if _, err := b.c.LoadPackages(pkgPath); err != nil {
+	if _, err := b.load(pkgPath); err != nil {
 		return nil, fmt.Errorf("cannot load package %s: %v", pkgPath, err)
 	}
 	fn := b.c.Universe.Package(pkgPath).Functions[name]
@@ -408,23 +457,157 @@ func (b *modelBuilder) indexFunc(k *Kind, qualified string) (*types.Type, error)
 	return fn, nil
 }
 
-// paramName names a lookup parameter after the last field of its path,
-// avoiding Go keywords and names already taken.
-func paramName(p fieldpath.Path, taken []string) string {
-	name := strings.ReplaceAll(p[len(p)-1].Name, "-", "_")
-	name = strings.ToLower(name[:1]) + name[1:]
-	if !isIdentifier(name) || slices.Contains(taken, name) {
-		name = fmt.Sprintf("value%d", len(taken))
+// count writes n things: "1 parameter", "2 parameters".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// fieldParamNames names the parameters of a key's paths after their last
+// field ("nodeName" for spec.nodeName), in the singular for the elements of
+// a list ("tag" for spec.tags[*]), and after their last two fields when the
+// last says little on its own ("driverName" for spec.driver.name) or paths
+// of the key share a name ("sourceName" and "targetName" for
+// spec.source.name and spec.target.name).
+func fieldParamNames(key fieldpath.Key) []string {
+	short := make([]string, len(key))
+	for i, p := range key {
+		short[i] = fieldWord(p[len(p)-1])
+	}
+	var names []string
+	for i, p := range key {
+		name := lowerCamel(short[i])
+		shared := slices.Index(short, short[i]) != i || slices.Index(short[i+1:], short[i]) >= 0
+		parent := ""
+		if len(p) > 1 {
+			parent = fieldWord(p[len(p)-2])
+		}
+		vague := slices.Contains([]string{"name", "value", "id", "uid", "ref"}, name) &&
+			!slices.Contains([]string{"metadata", "spec", "status"}, parent)
+		if parent != "" && (shared || vague || markers.CheckParamName(name) != nil) {
+			name = lowerCamel(parent) + upperCamel(short[i])
+		}
+		names = append(names, usableParamName(name, names))
+	}
+	return names
+}
+
+// fieldWord is the name of a path segment, in the singular when the segment
+// is a list whose every element is indexed.
+func fieldWord(s fieldpath.Segment) string {
+	if !s.Each {
+		return s.Name
+	}
+	switch name := s.Name; {
+	case strings.HasSuffix(name, "ies") && len(name) > 3:
+		return strings.TrimSuffix(name, "ies") + "y"
+	case strings.HasSuffix(name, "sses"), strings.HasSuffix(name, "xes"), strings.HasSuffix(name, "ches"), strings.HasSuffix(name, "shes"):
+		return strings.TrimSuffix(name, "es")
+	case strings.HasSuffix(name, "s") && !strings.HasSuffix(name, "ss") && !strings.HasSuffix(name, "us") && len(name) > 1:
+		return strings.TrimSuffix(name, "s")
+	default:
+		return name
+	}
+}
+
+// keyParamName names the parameter of a label or annotation index after the
+// name part of the key: "team" for team, "ownerTeam" for
+// example.dev/owner-team.
+func keyParamName(key string) string {
+	return usableParamName(lowerCamel(key[strings.LastIndex(key, "/")+1:]), nil)
+}
+
+// identParamName names a parameter after a Go identifier (an owner kind):
+// "replicaSet" for ReplicaSet, "httpRoute" for HTTPRoute.
+func identParamName(name string) string {
+	return usableParamName(lowerCamel(name), nil)
+}
+
+// funcParamName names the parameter of a func index after the function,
+// without an "Of" suffix or a "By" or "Get" prefix: "zone" for ZoneOf.
+func funcParamName(name string) string {
+	trimmed := strings.TrimSuffix(name, "Of")
+	for _, prefix := range []string{"By", "Get"} {
+		if rest, ok := strings.CutPrefix(trimmed, prefix); ok && rest != "" && unicode.IsUpper(rune(rest[0])) {
+			trimmed = rest
+		}
+	}
+	if trimmed == "" {
+		trimmed = name
+	}
+	return identParamName(trimmed)
+}
+
+// usableParamName returns name when it can name a parameter and is not
+// taken, else name with a "Value" suffix, else value, value1, ...
+func usableParamName(name string, taken []string) string {
+	for _, candidate := range []string{name, name + "Value"} {
+		if name != "" && markers.CheckParamName(candidate) == nil && !slices.Contains(taken, candidate) {
+			return candidate
+		}
+	}
+	name = "value"
+	for i := 1; slices.Contains(taken, name); i++ {
+		name = fmt.Sprintf("value%d", i)
 	}
 	return name
 }
 
-func isIdentifier(s string) bool {
-	switch s {
-	case "break", "case", "chan", "const", "continue", "default", "defer", "else", "fallthrough", "for", "func", "go", "goto",
-		"if", "import", "interface", "map", "package", "range", "return", "select", "struct", "switch", "type", "var",
-		"obj", "s", "l", "ns", "indexer":
-		return false
+// lowerCamel turns a name made of words separated by '-', '_' or '.' (a
+// JSON field, a label key's name) or a Go identifier into a lowerCamelCase
+// identifier; a leading acronym is lowered whole ("HTTPRoute" gives
+// "httpRoute", "SKU" gives "sku").
+func lowerCamel(s string) string {
+	upper := upperCamel(s)
+	n := 0
+	for n < len(upper) && upper[n] >= 'A' && upper[n] <= 'Z' {
+		n++
 	}
-	return true
+	if n > 1 && n < len(upper) && unicode.IsLower(rune(upper[n])) {
+		n-- // the last capital starts the next word
+	}
+	return strings.ToLower(upper[:n]) + upper[n:]
+}
+
+// upperCamel joins the words of s, separated by '-', '_' or '.', each with an
+// upper-case first letter, or all in upper case for the initialisms Go
+// names write so ("uid" gives "UID").
+func upperCamel(s string) string {
+	var b strings.Builder
+	for word := range strings.FieldsFuncSeq(s, func(r rune) bool { return r == '-' || r == '_' || r == '.' }) {
+		if slices.Contains(initialisms, strings.ToUpper(word)) {
+			b.WriteString(strings.ToUpper(word))
+			continue
+		}
+		b.WriteString(strings.ToUpper(word[:1]) + word[1:])
+	}
+	return b.String()
+}
+
+// initialisms are written in upper case in Go names.
+var initialisms = []string{"API", "CIDR", "CPU", "DNS", "HTTP", "HTTPS", "ID", "IP", "JSON", "TCP", "TLS", "UDP", "UID", "URI", "URL", "UUID"}
+
+// importableLeafType returns the type a lookup's parameter for the leaf of r
+// has: the leaf's named type when generated code can import it, else its
+// builtin type.
+func importableLeafType(r resolve.Path) *types.Type {
+	t := r.Type
+	if t.Kind == types.Builtin {
+		if t.Name.Name == "byte" {
+			// gengo reads both uint8 and int8 as byte: int holds either.
+			return types.Int
+		}
+		return t
+	}
+	exported := t.Name.Name != "" && unicode.IsUpper(rune(t.Name.Name[0]))
+	internal := slices.Contains(strings.Split(t.Name.Package, "/"), "internal")
+	if exported && !internal && t.Name.Package != "" {
+		return t
+	}
+	for t.Kind == types.Alias {
+		t = t.Underlying
+	}
+	return t
 }

@@ -102,7 +102,7 @@ func simpleValue(p resolve.Path, im Imports) (string, bool) {
 		}
 		expr += "." + s.GoName
 	}
-	return format(p.Leaf, expr, im), true
+	return Format(p.Leaf, expr, im), true
 }
 
 // writePath writes statements that append the values of p, read from base,
@@ -142,13 +142,15 @@ func writePath(b *strings.Builder, p resolve.Path, base string, im Imports) {
 			}
 		}
 	}
-	fmt.Fprintf(b, "out = append(out, %s)\n", format(p.Leaf, expr, im))
+	fmt.Fprintf(b, "out = append(out, %s)\n", Format(p.Leaf, expr, im))
 	b.WriteString(strings.Repeat("}\n", closers))
 }
 
-// format renders a leaf expression as a string, the way the runtime renders
-// the same path on unstructured objects.
-func format(leaf resolve.LeafKind, expr string, im Imports) string {
+// Format returns the expression that renders expr, a value of a leaf of kind
+// leaf, as an index value, the way the runtime renders the same path on
+// unstructured objects. Index functions render field values with it, and
+// lookups their arguments, so that a lookup finds what indexing stored.
+func Format(leaf resolve.LeafKind, expr string, im Imports) string {
 	switch leaf {
 	case resolve.Bool:
 		return fmt.Sprintf("%s.FormatBool(%s)", im.FieldPath, expr)

@@ -16,6 +16,7 @@ func FuzzParse(f *testing.F) {
 		"+index(name: byTeam, label: team)",
 		`+index(name: byOwner, owner: "apps/ReplicaSet")`,
 		"+index(name: x, func: `a/b.C`)",
+		`+index(name: byPair, field: "spec.a,spec.b", param: "a, b")`,
 		"+index(",
 		"+index=1",
 	} {
@@ -33,6 +34,11 @@ func FuzzParse(f *testing.F) {
 		}
 		if !isIndexName(m.Name) || m.Source == "" || m.Value == "" || (m.For != "") != packageLevel {
 			t.Fatalf("Parse(%q) accepted an incomplete marker %+v", line, m)
+		}
+		for _, name := range ParamNames(m.Param) {
+			if CheckParamName(name) != nil {
+				t.Fatalf("Parse(%q) accepted the parameter name %q", line, name)
+			}
 		}
 	})
 }

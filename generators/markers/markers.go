@@ -11,12 +11,15 @@
 //	+index(name: byShop, owner: Shop)
 //	+index(for: "k8s.io/api/core/v1.Pod", name: byReplicaSet, owner: "apps/ReplicaSet")
 //	+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)
+//	+index(name: byZone, func: "example.dev/shop/indexing.ZoneOf", param: zone)
 //
 // On a type's doc comment a marker declares an index of that type; on a
-// package's doc comment it must name the type with for. This package checks
-// the marker's own shape (arguments, names, exactly one source, the form of
-// an owner); whether a field path or function exists, and the API group of
-// an owner kind the marker does not qualify, are checked against the types
+// package's doc comment it must name the type with for. Args defines every
+// argument, for the parser and for the documentation alike. This package
+// checks the marker's own shape (arguments, names, exactly one source, the
+// form of an owner, parameter names); whether a field path or function
+// exists, the API group of an owner kind the marker does not qualify, and
+// whether param names one parameter per path, are checked against the types
 // later.
 package markers
 
@@ -26,7 +29,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -48,14 +50,6 @@ const (
 	FromOwner      SourceKind = "owner"
 	FromFunc       SourceKind = "func"
 )
-
-var sources = []SourceKind{FromField, FromLabel, FromAnnotation, FromOwner, FromFunc}
-
-// argFor is the package-level argument that names the indexed type.
-const argFor = "for"
-
-// argName is the index name argument.
-const argName = "name"
 
 // CoreGroup is how an owner argument writes the core API group, whose name
 // is empty: owner: "core/Node".
@@ -123,6 +117,10 @@ type Marker struct {
 	// qualified function ("example.dev/pkg.Func").
 	Source SourceKind
 	Value  string
+	// Param is the value of the optional param argument: the names of the
+	// lookups' parameters, comma-separated (see ParamNames); empty when the
+	// names come from the source.
+	Param string
 }
 
 // Error is a problem with one marker. Its message starts with the marker's
@@ -159,7 +157,8 @@ func (m Marker) Errorf(format string, args ...any) *Error {
 
 // Parse parses one marker line (the comment text after "//", trimmed) found at
 // pos. packageLevel says whether it is on a package doc comment, where for is
-// required; on a type's doc comment for is an error.
+// required; on a type's doc comment for is an error. The arguments are those
+// of Args, each checked as its definition says.
 func Parse(pos token.Position, line string, packageLevel bool) (Marker, error) {
 	text := strings.TrimSpace(line)
 	m := Marker{Pos: pos, Text: text}
@@ -182,62 +181,51 @@ func Parse(pos token.Position, line string, packageLevel bool) (Marker, error) {
 			return m, m.Errorf("argument %q is given twice", arg.Name)
 		}
 		seen[arg.Name] = true
+		def, ok := argNamed(arg.Name)
+		if !ok {
+			return m, m.Errorf("unknown argument %q; the arguments are %s and one of %s",
+				arg.Name, argNames(func(a Arg) bool { return !a.Source }), sourceList())
+		}
 		if arg.Type != codetags.ArgTypeString {
 			return m, m.Errorf("argument %q must be an identifier or a string, got %s %s", arg.Name, arg.Type, arg.Value)
 		}
 		if strings.TrimSpace(arg.Value) == "" {
 			return m, m.Errorf("argument %q is empty", arg.Name)
 		}
-		switch name := SourceKind(arg.Name); {
-		case arg.Name == argName:
-			m.Name = arg.Value
-		case arg.Name == argFor:
-			m.For = arg.Value
-		case slices.Contains(sources, name):
-			if m.Source != "" {
-				return m, m.Errorf("has both %s and %s; an index takes its values from exactly one of %s", m.Source, name, sourceList())
-			}
-			m.Source, m.Value = name, arg.Value
-		default:
-			return m, m.Errorf("unknown argument %q; the arguments are %s, %s and one of %s", arg.Name, argName, argFor, sourceList())
+		if def.Source && m.Source != "" {
+			return m, m.Errorf("has both %s and %s; an index takes its values from exactly one of %s", m.Source, def.Name, sourceList())
+		}
+		def.set(&m, arg.Value)
+	}
+	for _, def := range Args {
+		switch {
+		case def.Required && !seen[def.Name]:
+			return m, m.Errorf("has no %s argument", def.Name)
+		case def.PackageOnly && packageLevel && !seen[def.Name]:
+			return m, m.Errorf("on a package comment needs %s, the type the index is for: %s", def.Name, def.Syntax)
+		case def.PackageOnly && !packageLevel && seen[def.Name]:
+			return m, m.Errorf("%s is only allowed on a package comment; this marker is on a type, which it indexes", def.Name)
 		}
 	}
-	switch {
-	case m.Name == "":
-		return m, m.Errorf("has no %s argument", argName)
-	case !isIndexName(m.Name):
-		return m, m.Errorf("name %q must be a Go identifier starting with a lower-case letter, such as byColor", m.Name)
-	case m.Source == "":
+	if m.Source == "" {
 		return m, m.Errorf("has no source; give exactly one of %s", sourceList())
-	case packageLevel && m.For == "":
-		return m, m.Errorf("on a package comment needs %s: \"import/path.Type\", the type the index is for", argFor)
-	case !packageLevel && m.For != "":
-		return m, m.Errorf("%s is only allowed on a package comment; this marker is on a type, which it indexes", argFor)
 	}
-	if m.For != "" {
-		if _, _, ok := SplitQualified(m.For); !ok {
-			return m, m.Errorf("%s %q must be a fully qualified type, such as \"k8s.io/api/core/v1.Pod\"", argFor, m.For)
+	for _, arg := range tag.Args {
+		if def, _ := argNamed(arg.Name); def.check != nil {
+			if err := def.check(arg.Value); err != nil {
+				return m, m.Errorf("%v", err)
+			}
 		}
 	}
-	if m.Source == FromOwner {
-		if _, err := ParseOwner(m.Value); err != nil {
-			return m, m.Errorf("%v", err)
-		}
-	}
-	if m.Source == FromFunc {
-		if _, _, ok := SplitQualified(m.Value); !ok {
-			return m, m.Errorf("func %q must be a fully qualified function, such as \"example.dev/shop/indexing.ZoneOf\"", m.Value)
-		}
+	if names := ParamNames(m.Param); len(names) > 1 && m.Source != FromField {
+		return m, m.Errorf("param names %d parameters, but a %s index is looked up by one value", len(names), m.Source)
 	}
 	return m, nil
 }
 
+// sourceList lists the names of the source arguments.
 func sourceList() string {
-	names := make([]string, len(sources))
-	for i, s := range sources {
-		names[i] = string(s)
-	}
-	return strings.Join(names, ", ")
+	return argNames(func(a Arg) bool { return a.Source })
 }
 
 // isIndexName reports whether s is a Go identifier that starts with a

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"go/token"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -25,6 +26,8 @@ func TestParseAcceptsEveryForm(t *testing.T) {
 		{`+index(name: byReplicaSet, owner: "apps/ReplicaSet")`, false, Marker{Name: "byReplicaSet", Source: FromOwner, Value: "apps/ReplicaSet"}},
 		{`+index(name: byZone, func: "example.dev/shop/indexing.ZoneOf")`, false, Marker{Name: "byZone", Source: FromFunc, Value: "example.dev/shop/indexing.ZoneOf"}},
 		{`+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)`, true, Marker{For: "k8s.io/api/core/v1.Pod", Name: "byNode", Source: FromField, Value: "spec.nodeName"}},
+		{`+index(name: byZone, func: "example.dev/shop/indexing.ZoneOf", param: zone)`, false, Marker{Name: "byZone", Source: FromFunc, Value: "example.dev/shop/indexing.ZoneOf", Param: "zone"}},
+		{`+index(name: byPhaseNode, field: "status.phase,spec.nodeName", param: "phase, node")`, false, Marker{Name: "byPhaseNode", Source: FromField, Value: "status.phase,spec.nodeName", Param: "phase, node"}},
 	} {
 		got, err := Parse(here, tc.line, tc.packageLevel)
 		if err != nil {
@@ -64,6 +67,14 @@ func TestParseRejectsMalformedMarkers(t *testing.T) {
 		{"+index(name: byColor, field: spec.color)=x", false, "takes no value"},
 		{`+index(name: byOwner, owner: "apps/v1/ReplicaSet")`, false, `owner "apps/v1/ReplicaSet" must be Kind or group/Kind`},
 		{`+index(name: byOwner, owner: replicaSet)`, false, `"replicaSet" is not a kind`},
+		{`+index(name: byZone, func: "a.b/c.ZoneOf", param: Zone)`, false, `param "Zone" must be a Go identifier starting with a lower-case letter`},
+		{`+index(name: byZone, func: "a.b/c.ZoneOf", param: "zone-name")`, false, `param "zone-name" must be a Go identifier`},
+		{`+index(name: byZone, func: "a.b/c.ZoneOf", param: range)`, false, `param "range" is a Go keyword`},
+		{`+index(name: byZone, func: "a.b/c.ZoneOf", param: string)`, false, `param "string" is a predeclared Go identifier`},
+		{`+index(name: byZone, func: "a.b/c.ZoneOf", param: yield)`, false, `param "yield" is a name the generated lookups use`},
+		{`+index(name: byZone, func: "a.b/c.ZoneOf", param: "zone, region")`, false, "param names 2 parameters, but a func index is looked up by one value"},
+		{`+index(name: byPair, field: "spec.a,spec.b", param: "a, a")`, false, "param names a twice"},
+		{`+index(name: byPair, field: "spec.a,spec.b", param: "a,")`, false, `param "" must be a Go identifier`},
 	} {
 		_, err := Parse(here, tc.line, tc.packageLevel)
 		var merr *Error
@@ -74,6 +85,46 @@ func TestParseRejectsMalformedMarkers(t *testing.T) {
 		msg := err.Error()
 		if !strings.HasPrefix(msg, "types.go:7: "+tc.line+": ") || !strings.Contains(msg, tc.wantMsg) {
 			t.Errorf("Parse(%s) error = %q, want it to start with the position and marker and contain %q", tc.line, msg, tc.wantMsg)
+		}
+	}
+}
+
+// Parse knows exactly the arguments of Args, and every argument's examples
+// parse, on a package comment for those only allowed there.
+func TestArgsAreTheGrammar(t *testing.T) {
+	for _, a := range Args {
+		if a.Summary == "" || a.Doc == "" || a.Syntax == "" || len(a.Examples) == 0 {
+			t.Errorf("argument %s is not fully documented: %+v", a.Name, a)
+		}
+		for _, ex := range a.Examples {
+			m, err := Parse(here, ex, a.PackageOnly)
+			if err != nil {
+				t.Errorf("example of %s: %v", a.Name, err)
+				continue
+			}
+			if !strings.Contains(ex, a.Name+":") {
+				t.Errorf("example %s of %s does not use it", ex, a.Name)
+			}
+			if a.Source && string(m.Source) != a.Name {
+				t.Errorf("example %s: source %s, want %s", ex, m.Source, a.Name)
+			}
+		}
+	}
+	_, err := Parse(here, "+index(name: byColor, colour: spec.color)", false)
+	if err == nil || !strings.Contains(err.Error(), "the arguments are name, param, for and one of field, label, annotation, owner, func") {
+		t.Errorf("unknown argument: %v", err)
+	}
+}
+
+func TestParamNames(t *testing.T) {
+	for in, want := range map[string][]string{
+		"":              nil,
+		"zone":          {"zone"},
+		"phase, node":   {"phase", "node"},
+		" phase ,node ": {"phase", "node"},
+	} {
+		if got := ParamNames(in); !slices.Equal(got, want) {
+			t.Errorf("ParamNames(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -50,6 +50,11 @@ type Path struct {
 	Steps []Step
 	// Leaf is the kind of the final value.
 	Leaf LeafKind
+	// Type is the Go type of the final value without its pointer, if any:
+	// the field's named type when it has one (an enum such as PodPhase), else
+	// the builtin type (string, bool, int32, ...). For a list, it is the
+	// element's type.
+	Type *types.Type
 }
 
 // Resolve resolves p against t, which must be a struct type (or a pointer to
@@ -58,6 +63,7 @@ type Path struct {
 func Resolve(t *types.Type, p fieldpath.Path) (Path, error) {
 	cur := derefNamed(t)
 	var out Path
+	var leafType *types.Type // the type of the last field (or element), pointers removed
 	for i, seg := range p {
 		done := p[:i].String()
 		if cur.Kind != types.Struct {
@@ -71,6 +77,7 @@ func Resolve(t *types.Type, p fieldpath.Path) (Path, error) {
 		out.Steps = append(out.Steps, f.steps...)
 		last := &out.Steps[len(out.Steps)-1]
 		field := derefNamed(f.typ)
+		leafType = derefPointers(f.typ)
 		here := p[:i+1].String()
 		if seg.Each {
 			if field.Kind != types.Slice && field.Kind != types.Array {
@@ -83,6 +90,7 @@ func Resolve(t *types.Type, p fieldpath.Path) (Path, error) {
 				elem = derefAlias(elem).Elem
 			}
 			field = derefNamed(elem)
+			leafType = derefPointers(elem)
 		}
 		cur = field
 	}
@@ -99,6 +107,12 @@ func Resolve(t *types.Type, p fieldpath.Path) (Path, error) {
 		return Path{}, fmt.Errorf("%s is %s: an index value must be a string, bool or integer (or a pointer to one)%s", full, describeType(cur), hint)
 	}
 	out.Leaf = leaf
+	out.Type = leafType
+	if leafType.Kind != types.Builtin && (leafType.Kind != types.Alias || derefAlias(leafType).Kind != types.Builtin) {
+		// A named pointer type, or a chain of them: the value's own type is
+		// the builtin at its end.
+		out.Type = cur
+	}
 	return out, nil
 }
 
@@ -174,6 +188,14 @@ func derefAlias(t *types.Type) *types.Type {
 	return t
 }
 
+// derefPointers follows pointers, keeping named types.
+func derefPointers(t *types.Type) *types.Type {
+	for t.Kind == types.Pointer {
+		t = t.Elem
+	}
+	return t
+}
+
 // derefNamed follows aliases and pointers.
 func derefNamed(t *types.Type) *types.Type {
 	for {
@@ -197,9 +219,9 @@ func leafKind(t *types.Type) (LeafKind, bool) {
 		return String, true
 	case "bool":
 		return Bool, true
-	case "int", "int8", "int16", "int32", "int64":
+	case "int", "int8", "int16", "int32", "int64", "rune":
 		return Int, true
-	case "uint", "uint8", "uint16", "uint32", "uint64", "uintptr":
+	case "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "byte":
 		return Uint, true
 	}
 	return "", false

@@ -60,8 +60,40 @@ func TestResolveFollowsJSONNamesEmbeddingAndPointers(t *testing.T) {
 			t.Errorf("Resolve(%s): %v", tc.path, err)
 			continue
 		}
+		got.Type = nil // TestResolveReportsTheLeafsGoType checks it
 		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("Resolve(%s) =\n%+v\nwant\n%+v", tc.path, got, tc.want)
+		}
+	}
+}
+
+// The leaf's Go type is the field's type without its pointer: a named type
+// (an enum) when the field has one, the builtin otherwise, and the element
+// type for a list.
+func TestResolveReportsTheLeafsGoType(t *testing.T) {
+	w := widgetType(t)
+	for path, want := range map[string]types.Name{
+		"spec.color":             {Name: "string"},
+		"spec.size":              {Name: "int32"},
+		"spec.count":             {Name: "uint16"},
+		"spec.enabled":           {Name: "bool"},
+		"spec.nickname":          {Name: "string"},
+		"spec.priority":          {Package: fixturePkg, Name: "Priority"},
+		"status.phase":           {Package: fixturePkg, Name: "Phase"},
+		"spec.tags[*]":           {Name: "string"},
+		"spec.phases[*]":         {Package: fixturePkg, Name: "Phase"},
+		"spec.zone":              {Name: "string"},
+		"name":                   {Name: "string"},
+		"spec.Untagged":          {Name: "string"},
+		"spec.sidecars[*].image": {Name: "string"},
+	} {
+		got, err := mustResolve(t, w, path)
+		if err != nil {
+			t.Errorf("Resolve(%s): %v", path, err)
+			continue
+		}
+		if got.Type == nil || got.Type.Name != want {
+			t.Errorf("Resolve(%s).Type = %v, want %v", path, got.Type, want)
 		}
 	}
 }

@@ -85,7 +85,7 @@ func Widgets(namespace string) []Lookup[*shopv1.Widget, shoplisters.WidgetLister
 			}},
 		{"ByPhaseColor(Ready, red)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.ByPhaseColor("Ready", "red") },
 			func(w *shopv1.Widget) bool { return w.Status.Phase == "Ready" && w.Spec.Color == "red" }},
-		{"BySize(3)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.BySize("3") },
+		{"BySize(3)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.BySize(3) },
 			func(w *shopv1.Widget) bool { return w.Spec.Size == 3 }},
 		{"ByNickname(nick)", func(l shoplisters.WidgetLister) ([]*shopv1.Widget, error) { return l.ByNickname("nick") },
 			func(w *shopv1.Widget) bool { return w.Spec.Nickname != nil && *w.Spec.Nickname == "nick" }},

@@ -415,9 +415,9 @@ func scaleOurs(client kubernetes.Interface, selector string) scaleInformer {
 			case name == kubelisters.PodByReplicaSetIndex:
 				got, _ = lister.Pods(ns).ByReplicaSet(values[0])
 			case name == kubelisters.PodByPhaseNodeIndex && ns == "":
-				got, _ = lister.ByPhaseNode(values[0], values[1])
+				got, _ = lister.ByPhaseNode(corev1.PodPhase(values[0]), values[1])
 			case name == kubelisters.PodByPhaseNodeIndex:
-				got, _ = lister.Pods(ns).ByPhaseNode(values[0], values[1])
+				got, _ = lister.Pods(ns).ByPhaseNode(corev1.PodPhase(values[0]), values[1])
 			default:
 				panic("no index " + name)
 			}

@@ -3,6 +3,8 @@ package api
 
 type Phase string
 
+type Priority int32
+
 type Widget struct {
 	Meta   `json:",inline"`
 	Spec   WidgetSpec    `json:"spec"`
@@ -24,6 +26,8 @@ type WidgetSpec struct {
 	Count      uint16            `json:"count"`
 	Enabled    bool              `json:"enabled"`
 	Nickname   *string           `json:"nickname,omitempty"`
+	Priority   *Priority         `json:"priority,omitempty"`
+	Phases     []*Phase          `json:"phases,omitempty"`
 	Containers []Container       `json:"containers"`
 	Sidecars   []*Container      `json:"sidecars"`
 	Tags       []string          `json:"tags"`

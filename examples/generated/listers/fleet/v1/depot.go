@@ -19,6 +19,9 @@ limitations under the License.
 package v1
 
 import (
+	iter "iter"
+	strings "strings"
+
 	fleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
@@ -37,22 +40,61 @@ type DepotLister interface {
 	Get(name string) (*fleetv1.Depot, error)
 	// ByRegion returns the Depots indexed by spec.region.
 	ByRegion(region string) ([]*fleetv1.Depot, error)
+	// EachByRegion yields the Depots ByRegion returns, without building a slice.
+	EachByRegion(region string) iter.Seq[*fleetv1.Depot]
 	DepotListerExpansion
 }
 
 // depotLister implements the DepotLister interface.
 type depotLister struct {
 	runtimecache.Lister[*fleetv1.Depot]
+	// store is the typed store behind the indexer, nil when the indexer is
+	// not one of runtime/cache's.
+	store *runtimecache.Indexer[*fleetv1.Depot]
 }
 
 // NewDepotLister returns a new DepotLister. Its lookups need the indexes
-// of AddDepotIndexes in indexer.
+// of AddDepotIndexes in indexer. Over the indexer of an informer of
+// runtime/cache (as the generated informers' are), the EachBy lookups visit
+// the objects of its typed store without collecting them in a slice; over
+// another indexer, such as client-go's cache.NewIndexer, they list them first,
+// as the By lookups do, and yield nothing when the index is missing.
 func NewDepotLister(indexer cache.Indexer) DepotLister {
-	return &depotLister{runtimecache.NewLister[*fleetv1.Depot](indexer, fleetv1.Resource("depot"))}
+	store, _ := runtimecache.StoreOf[*fleetv1.Depot](indexer)
+	return &depotLister{runtimecache.NewLister[*fleetv1.Depot](indexer, fleetv1.Resource("depot")), store}
 }
 
 func (s *depotLister) ByRegion(region string) ([]*fleetv1.Depot, error) {
-	return s.Lister.ByIndex(DepotByRegionIndex, region)
+	return s.Lister.ByIndex(DepotByRegionIndex, fieldpath.FormatString(region))
+}
+
+func (s *depotLister) EachByRegion(region string) iter.Seq[*fleetv1.Depot] {
+	return func(yield func(*fleetv1.Depot) bool) {
+		s.visit(DepotByRegionIndex, fieldpath.FormatString(region), yield)
+	}
+}
+
+// visit calls yield with each Depot indexed under value by the index
+// indexName,
+// until yield returns false.
+func (s *depotLister) visit(indexName, value string, yield func(*fleetv1.Depot) bool) {
+	if s.store != nil {
+		for obj := range s.store.IndexedObjects(indexName, "", value) {
+			if !yield(obj) {
+				return
+			}
+		}
+		return
+	}
+	// The indexer gets a copy of value: passed through client-go's
+	// interface, value itself could not stay on the caller's stack.
+	key := strings.Clone(value)
+	objs, _ := s.Lister.ByIndex(indexName, key)
+	for _, obj := range objs {
+		if !yield(obj) {
+			return
+		}
+	}
 }
 
 // The names of the indexes of Depot.

@@ -19,6 +19,9 @@ limitations under the License.
 package v2beta1
 
 import (
+	iter "iter"
+	strings "strings"
+
 	fleetv2beta1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v2beta1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
@@ -36,64 +39,158 @@ type VehicleLister interface {
 	// Vehicles returns an object that can list and get Vehicles.
 	Vehicles(namespace string) VehicleNamespaceLister
 	// ByDepot returns the Vehicles of every namespace indexed by the name of their controlling Depot (fleet.example.dev).
-	ByDepot(value string) ([]*fleetv2beta1.Vehicle, error)
+	ByDepot(depot string) ([]*fleetv2beta1.Vehicle, error)
+	// EachByDepot yields the Vehicles ByDepot returns, without building a slice.
+	EachByDepot(depot string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByNode returns the Vehicles of every namespace indexed by status.nodeName.
 	ByNode(nodeName string) ([]*fleetv2beta1.Vehicle, error)
+	// EachByNode yields the Vehicles ByNode returns, without building a slice.
+	EachByNode(nodeName string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByPhaseNode returns the Vehicles of every namespace indexed by status.phase,status.nodeName.
-	ByPhaseNode(phase, nodeName string) ([]*fleetv2beta1.Vehicle, error)
+	ByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) ([]*fleetv2beta1.Vehicle, error)
+	// EachByPhaseNode yields the Vehicles ByPhaseNode returns, without building a slice.
+	EachByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByAutonomous returns the Vehicles of every namespace indexed by spec.autonomous.
-	ByAutonomous(autonomous string) ([]*fleetv2beta1.Vehicle, error)
+	ByAutonomous(autonomous bool) ([]*fleetv2beta1.Vehicle, error)
+	// EachByAutonomous yields the Vehicles ByAutonomous returns, without building a slice.
+	EachByAutonomous(autonomous bool) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByElectric returns the Vehicles of every namespace indexed by spec.electric.
-	ByElectric(electric string) ([]*fleetv2beta1.Vehicle, error)
+	ByElectric(electric bool) ([]*fleetv2beta1.Vehicle, error)
+	// EachByElectric yields the Vehicles ByElectric returns, without building a slice.
+	EachByElectric(electric bool) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByDriver returns the Vehicles of every namespace indexed by spec.drivers[*].name.
-	ByDriver(name string) ([]*fleetv2beta1.Vehicle, error)
+	ByDriver(driverName string) ([]*fleetv2beta1.Vehicle, error)
+	// EachByDriver yields the Vehicles ByDriver returns, without building a slice.
+	EachByDriver(driverName string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByFleet returns the Vehicles of every namespace indexed by the value of their label fleet.example.dev/fleet.
-	ByFleet(value string) ([]*fleetv2beta1.Vehicle, error)
+	ByFleet(fleet string) ([]*fleetv2beta1.Vehicle, error)
+	// EachByFleet yields the Vehicles ByFleet returns, without building a slice.
+	EachByFleet(fleet string) iter.Seq[*fleetv2beta1.Vehicle]
 	VehicleListerExpansion
 }
 
 // vehicleLister implements the VehicleLister interface.
 type vehicleLister struct {
 	runtimecache.Lister[*fleetv2beta1.Vehicle]
+	// store is the typed store behind the indexer, nil when the indexer is
+	// not one of runtime/cache's.
+	store *runtimecache.Indexer[*fleetv2beta1.Vehicle]
 }
 
 // NewVehicleLister returns a new VehicleLister. Its lookups need the indexes
-// of AddVehicleIndexes in indexer.
+// of AddVehicleIndexes in indexer. Over the indexer of an informer of
+// runtime/cache (as the generated informers' are), the EachBy lookups visit
+// the objects of its typed store without collecting them in a slice; over
+// another indexer, such as client-go's cache.NewIndexer, they list them first,
+// as the By lookups do, and yield nothing when the index is missing.
 func NewVehicleLister(indexer cache.Indexer) VehicleLister {
-	return &vehicleLister{runtimecache.NewLister[*fleetv2beta1.Vehicle](indexer, fleetv2beta1.Resource("vehicle"))}
+	store, _ := runtimecache.StoreOf[*fleetv2beta1.Vehicle](indexer)
+	return &vehicleLister{runtimecache.NewLister[*fleetv2beta1.Vehicle](indexer, fleetv2beta1.Resource("vehicle")), store}
 }
 
 // Vehicles returns an object that can list and get Vehicles.
 func (s *vehicleLister) Vehicles(namespace string) VehicleNamespaceLister {
-	return vehicleNamespaceLister{s.Lister.Namespace(namespace)}
+	return vehicleNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
 }
 
-func (s *vehicleLister) ByDepot(value string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.Lister.ByIndex(VehicleByDepotIndex, value)
+func (s *vehicleLister) ByDepot(depot string) ([]*fleetv2beta1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByDepotIndex, depot)
+}
+
+func (s *vehicleLister) EachByDepot(depot string) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.visit(VehicleByDepotIndex, "", depot, yield)
+	}
 }
 
 func (s *vehicleLister) ByNode(nodeName string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.Lister.ByIndex(VehicleByNodeIndex, nodeName)
+	return s.Lister.ByIndex(VehicleByNodeIndex, fieldpath.FormatString(nodeName))
 }
 
-func (s *vehicleLister) ByPhaseNode(phase, nodeName string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.Lister.ByIndex(VehicleByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
+func (s *vehicleLister) EachByNode(nodeName string) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.visit(VehicleByNodeIndex, "", fieldpath.FormatString(nodeName), yield)
+	}
 }
 
-func (s *vehicleLister) ByAutonomous(autonomous string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.Lister.ByIndex(VehicleByAutonomousIndex, autonomous)
+func (s *vehicleLister) ByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) ([]*fleetv2beta1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByPhaseNodeIndex, fieldpath.JoinValues(fieldpath.FormatString(phase), fieldpath.FormatString(nodeName)))
 }
 
-func (s *vehicleLister) ByElectric(electric string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.Lister.ByIndex(VehicleByElectricIndex, electric)
+func (s *vehicleLister) EachByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		var buf [64]byte
+		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(nodeName))
+		s.visit(VehicleByPhaseNodeIndex, "", string(key), yield)
+	}
 }
 
-func (s *vehicleLister) ByDriver(name string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.Lister.ByIndex(VehicleByDriverIndex, name)
+func (s *vehicleLister) ByAutonomous(autonomous bool) ([]*fleetv2beta1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByAutonomousIndex, fieldpath.FormatBool(autonomous))
 }
 
-func (s *vehicleLister) ByFleet(value string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.Lister.ByIndex(VehicleByFleetIndex, value)
+func (s *vehicleLister) EachByAutonomous(autonomous bool) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.visit(VehicleByAutonomousIndex, "", fieldpath.FormatBool(autonomous), yield)
+	}
+}
+
+func (s *vehicleLister) ByElectric(electric bool) ([]*fleetv2beta1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByElectricIndex, fieldpath.FormatBool(electric))
+}
+
+func (s *vehicleLister) EachByElectric(electric bool) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.visit(VehicleByElectricIndex, "", fieldpath.FormatBool(electric), yield)
+	}
+}
+
+func (s *vehicleLister) ByDriver(driverName string) ([]*fleetv2beta1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByDriverIndex, fieldpath.FormatString(driverName))
+}
+
+func (s *vehicleLister) EachByDriver(driverName string) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.visit(VehicleByDriverIndex, "", fieldpath.FormatString(driverName), yield)
+	}
+}
+
+func (s *vehicleLister) ByFleet(fleet string) ([]*fleetv2beta1.Vehicle, error) {
+	return s.Lister.ByIndex(VehicleByFleetIndex, fleet)
+}
+
+func (s *vehicleLister) EachByFleet(fleet string) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.visit(VehicleByFleetIndex, "", fleet, yield)
+	}
+}
+
+// visit calls yield with each Vehicle indexed under value by the index
+// indexName, in namespace or, when it is empty, in every namespace,
+// until yield returns false.
+func (s *vehicleLister) visit(indexName, namespace, value string, yield func(*fleetv2beta1.Vehicle) bool) {
+	if s.store != nil {
+		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
+			if !yield(obj) {
+				return
+			}
+		}
+		return
+	}
+	// The indexer gets a copy of value: passed through client-go's
+	// interface, value itself could not stay on the caller's stack.
+	key := strings.Clone(value)
+	var objs []*fleetv2beta1.Vehicle
+	if namespace == "" {
+		objs, _ = s.Lister.ByIndex(indexName, key)
+	} else {
+		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
+	}
+	for _, obj := range objs {
+		if !yield(obj) {
+			return
+		}
+	}
 }
 
 // VehicleNamespaceLister helps list and get Vehicles.
@@ -106,19 +203,33 @@ type VehicleNamespaceLister interface {
 	// Objects returned here must be treated as read-only.
 	Get(name string) (*fleetv2beta1.Vehicle, error)
 	// ByDepot returns the Vehicles of the namespace indexed by the name of their controlling Depot (fleet.example.dev).
-	ByDepot(value string) ([]*fleetv2beta1.Vehicle, error)
+	ByDepot(depot string) ([]*fleetv2beta1.Vehicle, error)
+	// EachByDepot yields the Vehicles ByDepot returns, without building a slice.
+	EachByDepot(depot string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByNode returns the Vehicles of the namespace indexed by status.nodeName.
 	ByNode(nodeName string) ([]*fleetv2beta1.Vehicle, error)
+	// EachByNode yields the Vehicles ByNode returns, without building a slice.
+	EachByNode(nodeName string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByPhaseNode returns the Vehicles of the namespace indexed by status.phase,status.nodeName.
-	ByPhaseNode(phase, nodeName string) ([]*fleetv2beta1.Vehicle, error)
+	ByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) ([]*fleetv2beta1.Vehicle, error)
+	// EachByPhaseNode yields the Vehicles ByPhaseNode returns, without building a slice.
+	EachByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByAutonomous returns the Vehicles of the namespace indexed by spec.autonomous.
-	ByAutonomous(autonomous string) ([]*fleetv2beta1.Vehicle, error)
+	ByAutonomous(autonomous bool) ([]*fleetv2beta1.Vehicle, error)
+	// EachByAutonomous yields the Vehicles ByAutonomous returns, without building a slice.
+	EachByAutonomous(autonomous bool) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByElectric returns the Vehicles of the namespace indexed by spec.electric.
-	ByElectric(electric string) ([]*fleetv2beta1.Vehicle, error)
+	ByElectric(electric bool) ([]*fleetv2beta1.Vehicle, error)
+	// EachByElectric yields the Vehicles ByElectric returns, without building a slice.
+	EachByElectric(electric bool) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByDriver returns the Vehicles of the namespace indexed by spec.drivers[*].name.
-	ByDriver(name string) ([]*fleetv2beta1.Vehicle, error)
+	ByDriver(driverName string) ([]*fleetv2beta1.Vehicle, error)
+	// EachByDriver yields the Vehicles ByDriver returns, without building a slice.
+	EachByDriver(driverName string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByFleet returns the Vehicles of the namespace indexed by the value of their label fleet.example.dev/fleet.
-	ByFleet(value string) ([]*fleetv2beta1.Vehicle, error)
+	ByFleet(fleet string) ([]*fleetv2beta1.Vehicle, error)
+	// EachByFleet yields the Vehicles ByFleet returns, without building a slice.
+	EachByFleet(fleet string) iter.Seq[*fleetv2beta1.Vehicle]
 	VehicleNamespaceListerExpansion
 }
 
@@ -126,34 +237,80 @@ type VehicleNamespaceLister interface {
 // interface.
 type vehicleNamespaceLister struct {
 	runtimecache.NamespaceLister[*fleetv2beta1.Vehicle]
+	lister    *vehicleLister
+	namespace string
 }
 
-func (s vehicleNamespaceLister) ByDepot(value string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.NamespaceLister.ByIndex(VehicleByDepotIndex, value)
+func (s vehicleNamespaceLister) ByDepot(depot string) ([]*fleetv2beta1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByDepotIndex, depot)
+}
+
+func (s vehicleNamespaceLister) EachByDepot(depot string) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.lister.visit(VehicleByDepotIndex, s.namespace, depot, yield)
+	}
 }
 
 func (s vehicleNamespaceLister) ByNode(nodeName string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.NamespaceLister.ByIndex(VehicleByNodeIndex, nodeName)
+	return s.NamespaceLister.ByIndex(VehicleByNodeIndex, fieldpath.FormatString(nodeName))
 }
 
-func (s vehicleNamespaceLister) ByPhaseNode(phase, nodeName string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.NamespaceLister.ByIndex(VehicleByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
+func (s vehicleNamespaceLister) EachByNode(nodeName string) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.lister.visit(VehicleByNodeIndex, s.namespace, fieldpath.FormatString(nodeName), yield)
+	}
 }
 
-func (s vehicleNamespaceLister) ByAutonomous(autonomous string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.NamespaceLister.ByIndex(VehicleByAutonomousIndex, autonomous)
+func (s vehicleNamespaceLister) ByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) ([]*fleetv2beta1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByPhaseNodeIndex, fieldpath.JoinValues(fieldpath.FormatString(phase), fieldpath.FormatString(nodeName)))
 }
 
-func (s vehicleNamespaceLister) ByElectric(electric string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.NamespaceLister.ByIndex(VehicleByElectricIndex, electric)
+func (s vehicleNamespaceLister) EachByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		var buf [64]byte
+		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(nodeName))
+		s.lister.visit(VehicleByPhaseNodeIndex, s.namespace, string(key), yield)
+	}
 }
 
-func (s vehicleNamespaceLister) ByDriver(name string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.NamespaceLister.ByIndex(VehicleByDriverIndex, name)
+func (s vehicleNamespaceLister) ByAutonomous(autonomous bool) ([]*fleetv2beta1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByAutonomousIndex, fieldpath.FormatBool(autonomous))
 }
 
-func (s vehicleNamespaceLister) ByFleet(value string) ([]*fleetv2beta1.Vehicle, error) {
-	return s.NamespaceLister.ByIndex(VehicleByFleetIndex, value)
+func (s vehicleNamespaceLister) EachByAutonomous(autonomous bool) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.lister.visit(VehicleByAutonomousIndex, s.namespace, fieldpath.FormatBool(autonomous), yield)
+	}
+}
+
+func (s vehicleNamespaceLister) ByElectric(electric bool) ([]*fleetv2beta1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByElectricIndex, fieldpath.FormatBool(electric))
+}
+
+func (s vehicleNamespaceLister) EachByElectric(electric bool) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.lister.visit(VehicleByElectricIndex, s.namespace, fieldpath.FormatBool(electric), yield)
+	}
+}
+
+func (s vehicleNamespaceLister) ByDriver(driverName string) ([]*fleetv2beta1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByDriverIndex, fieldpath.FormatString(driverName))
+}
+
+func (s vehicleNamespaceLister) EachByDriver(driverName string) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.lister.visit(VehicleByDriverIndex, s.namespace, fieldpath.FormatString(driverName), yield)
+	}
+}
+
+func (s vehicleNamespaceLister) ByFleet(fleet string) ([]*fleetv2beta1.Vehicle, error) {
+	return s.NamespaceLister.ByIndex(VehicleByFleetIndex, fleet)
+}
+
+func (s vehicleNamespaceLister) EachByFleet(fleet string) iter.Seq[*fleetv2beta1.Vehicle] {
+	return func(yield func(*fleetv2beta1.Vehicle) bool) {
+		s.lister.visit(VehicleByFleetIndex, s.namespace, fleet, yield)
+	}
 }
 
 // The names of the indexes of Vehicle.

@@ -19,6 +19,9 @@ limitations under the License.
 package v1
 
 import (
+	iter "iter"
+	strings "strings"
+
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	indexing "github.com/informer-gen-plus/informer-gen-plus/examples/indexing"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -38,93 +41,229 @@ type WidgetLister interface {
 	Widgets(namespace string) WidgetNamespaceLister
 	// ByColor returns the Widgets of every namespace indexed by spec.color.
 	ByColor(color string) ([]*shopv1.Widget, error)
+	// EachByColor yields the Widgets ByColor returns, without building a slice.
+	EachByColor(color string) iter.Seq[*shopv1.Widget]
 	// ByTeam returns the Widgets of every namespace indexed by the value of their label team.
-	ByTeam(value string) ([]*shopv1.Widget, error)
+	ByTeam(team string) ([]*shopv1.Widget, error)
+	// EachByTeam yields the Widgets ByTeam returns, without building a slice.
+	EachByTeam(team string) iter.Seq[*shopv1.Widget]
 	// ByImage returns the Widgets of every namespace indexed by spec.containers[*].image.
 	ByImage(image string) ([]*shopv1.Widget, error)
+	// EachByImage yields the Widgets ByImage returns, without building a slice.
+	EachByImage(image string) iter.Seq[*shopv1.Widget]
 	// ByShop returns the Widgets of every namespace indexed by the name of their controlling Shop (shop.example.dev).
-	ByShop(value string) ([]*shopv1.Widget, error)
+	ByShop(shop string) ([]*shopv1.Widget, error)
+	// EachByShop yields the Widgets ByShop returns, without building a slice.
+	EachByShop(shop string) iter.Seq[*shopv1.Widget]
 	// ByPhaseColor returns the Widgets of every namespace indexed by status.phase,spec.color.
-	ByPhaseColor(phase, color string) ([]*shopv1.Widget, error)
+	ByPhaseColor(phase shopv1.WidgetPhase, color string) ([]*shopv1.Widget, error)
+	// EachByPhaseColor yields the Widgets ByPhaseColor returns, without building a slice.
+	EachByPhaseColor(phase shopv1.WidgetPhase, color string) iter.Seq[*shopv1.Widget]
 	// ByZone returns the Widgets of every namespace indexed by github.com/informer-gen-plus/informer-gen-plus/examples/indexing.ZoneOf.
-	ByZone(value string) ([]*shopv1.Widget, error)
+	ByZone(zone string) ([]*shopv1.Widget, error)
+	// EachByZone yields the Widgets ByZone returns, without building a slice.
+	EachByZone(zone string) iter.Seq[*shopv1.Widget]
 	// ByOwnerTeam returns the Widgets of every namespace indexed by the value of their annotation shop.example.dev/owner-team.
-	ByOwnerTeam(value string) ([]*shopv1.Widget, error)
+	ByOwnerTeam(ownerTeam string) ([]*shopv1.Widget, error)
+	// EachByOwnerTeam yields the Widgets ByOwnerTeam returns, without building a slice.
+	EachByOwnerTeam(ownerTeam string) iter.Seq[*shopv1.Widget]
 	// BySKU returns the Widgets of every namespace indexed by spec.sku.
 	BySKU(sku string) ([]*shopv1.Widget, error)
+	// EachBySKU yields the Widgets BySKU returns, without building a slice.
+	EachBySKU(sku string) iter.Seq[*shopv1.Widget]
 	// ByNickname returns the Widgets of every namespace indexed by spec.nickname.
 	ByNickname(nickname string) ([]*shopv1.Widget, error)
+	// EachByNickname yields the Widgets ByNickname returns, without building a slice.
+	EachByNickname(nickname string) iter.Seq[*shopv1.Widget]
 	// ByPlacementZone returns the Widgets of every namespace indexed by spec.placement.zone.
 	ByPlacementZone(zone string) ([]*shopv1.Widget, error)
+	// EachByPlacementZone yields the Widgets ByPlacementZone returns, without building a slice.
+	EachByPlacementZone(zone string) iter.Seq[*shopv1.Widget]
 	// ByConfigRef returns the Widgets of every namespace indexed by spec.configRef.
 	ByConfigRef(configRef string) ([]*shopv1.Widget, error)
+	// EachByConfigRef yields the Widgets ByConfigRef returns, without building a slice.
+	EachByConfigRef(configRef string) iter.Seq[*shopv1.Widget]
 	// BySize returns the Widgets of every namespace indexed by spec.size.
-	BySize(size string) ([]*shopv1.Widget, error)
+	BySize(size int32) ([]*shopv1.Widget, error)
+	// EachBySize yields the Widgets BySize returns, without building a slice.
+	EachBySize(size int32) iter.Seq[*shopv1.Widget]
 	WidgetListerExpansion
 }
 
 // widgetLister implements the WidgetLister interface.
 type widgetLister struct {
 	runtimecache.Lister[*shopv1.Widget]
+	// store is the typed store behind the indexer, nil when the indexer is
+	// not one of runtime/cache's.
+	store *runtimecache.Indexer[*shopv1.Widget]
 }
 
 // NewWidgetLister returns a new WidgetLister. Its lookups need the indexes
-// of AddWidgetIndexes in indexer.
+// of AddWidgetIndexes in indexer. Over the indexer of an informer of
+// runtime/cache (as the generated informers' are), the EachBy lookups visit
+// the objects of its typed store without collecting them in a slice; over
+// another indexer, such as client-go's cache.NewIndexer, they list them first,
+// as the By lookups do, and yield nothing when the index is missing.
 func NewWidgetLister(indexer cache.Indexer) WidgetLister {
-	return &widgetLister{runtimecache.NewLister[*shopv1.Widget](indexer, shopv1.Resource("widget"))}
+	store, _ := runtimecache.StoreOf[*shopv1.Widget](indexer)
+	return &widgetLister{runtimecache.NewLister[*shopv1.Widget](indexer, shopv1.Resource("widget")), store}
 }
 
 // Widgets returns an object that can list and get Widgets.
 func (s *widgetLister) Widgets(namespace string) WidgetNamespaceLister {
-	return widgetNamespaceLister{s.Lister.Namespace(namespace)}
+	return widgetNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
 }
 
 func (s *widgetLister) ByColor(color string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByColorIndex, color)
+	return s.Lister.ByIndex(WidgetByColorIndex, fieldpath.FormatString(color))
 }
 
-func (s *widgetLister) ByTeam(value string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByTeamIndex, value)
+func (s *widgetLister) EachByColor(color string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.visit(WidgetByColorIndex, "", fieldpath.FormatString(color), yield)
+	}
+}
+
+func (s *widgetLister) ByTeam(team string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByTeamIndex, team)
+}
+
+func (s *widgetLister) EachByTeam(team string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.visit(WidgetByTeamIndex, "", team, yield)
+	}
 }
 
 func (s *widgetLister) ByImage(image string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByImageIndex, image)
+	return s.Lister.ByIndex(WidgetByImageIndex, fieldpath.FormatString(image))
 }
 
-func (s *widgetLister) ByShop(value string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByShopIndex, value)
+func (s *widgetLister) EachByImage(image string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.visit(WidgetByImageIndex, "", fieldpath.FormatString(image), yield)
+	}
 }
 
-func (s *widgetLister) ByPhaseColor(phase, color string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(phase, color))
+func (s *widgetLister) ByShop(shop string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByShopIndex, shop)
 }
 
-func (s *widgetLister) ByZone(value string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByZoneIndex, value)
+func (s *widgetLister) EachByShop(shop string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.visit(WidgetByShopIndex, "", shop, yield)
+	}
 }
 
-func (s *widgetLister) ByOwnerTeam(value string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByOwnerTeamIndex, value)
+func (s *widgetLister) ByPhaseColor(phase shopv1.WidgetPhase, color string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(fieldpath.FormatString(phase), fieldpath.FormatString(color)))
+}
+
+func (s *widgetLister) EachByPhaseColor(phase shopv1.WidgetPhase, color string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		var buf [64]byte
+		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(color))
+		s.visit(WidgetByPhaseColorIndex, "", string(key), yield)
+	}
+}
+
+func (s *widgetLister) ByZone(zone string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByZoneIndex, zone)
+}
+
+func (s *widgetLister) EachByZone(zone string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.visit(WidgetByZoneIndex, "", zone, yield)
+	}
+}
+
+func (s *widgetLister) ByOwnerTeam(ownerTeam string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByOwnerTeamIndex, ownerTeam)
+}
+
+func (s *widgetLister) EachByOwnerTeam(ownerTeam string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.visit(WidgetByOwnerTeamIndex, "", ownerTeam, yield)
+	}
 }
 
 func (s *widgetLister) BySKU(sku string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetBySKUIndex, sku)
+	return s.Lister.ByIndex(WidgetBySKUIndex, fieldpath.FormatString(sku))
+}
+
+func (s *widgetLister) EachBySKU(sku string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.visit(WidgetBySKUIndex, "", fieldpath.FormatString(sku), yield)
+	}
 }
 
 func (s *widgetLister) ByNickname(nickname string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByNicknameIndex, nickname)
+	return s.Lister.ByIndex(WidgetByNicknameIndex, fieldpath.FormatString(nickname))
+}
+
+func (s *widgetLister) EachByNickname(nickname string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.visit(WidgetByNicknameIndex, "", fieldpath.FormatString(nickname), yield)
+	}
 }
 
 func (s *widgetLister) ByPlacementZone(zone string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByPlacementZoneIndex, zone)
+	return s.Lister.ByIndex(WidgetByPlacementZoneIndex, fieldpath.FormatString(zone))
+}
+
+func (s *widgetLister) EachByPlacementZone(zone string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.visit(WidgetByPlacementZoneIndex, "", fieldpath.FormatString(zone), yield)
+	}
 }
 
 func (s *widgetLister) ByConfigRef(configRef string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByConfigRefIndex, configRef)
+	return s.Lister.ByIndex(WidgetByConfigRefIndex, fieldpath.FormatString(configRef))
 }
 
-func (s *widgetLister) BySize(size string) ([]*shopv1.Widget, error) {
-	return s.Lister.ByIndex(WidgetBySizeIndex, size)
+func (s *widgetLister) EachByConfigRef(configRef string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.visit(WidgetByConfigRefIndex, "", fieldpath.FormatString(configRef), yield)
+	}
+}
+
+func (s *widgetLister) BySize(size int32) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetBySizeIndex, fieldpath.FormatInt(size))
+}
+
+func (s *widgetLister) EachBySize(size int32) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		var buf [20]byte
+		key := fieldpath.AppendInt(buf[:0], size)
+		s.visit(WidgetBySizeIndex, "", string(key), yield)
+	}
+}
+
+// visit calls yield with each Widget indexed under value by the index
+// indexName, in namespace or, when it is empty, in every namespace,
+// until yield returns false.
+func (s *widgetLister) visit(indexName, namespace, value string, yield func(*shopv1.Widget) bool) {
+	if s.store != nil {
+		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
+			if !yield(obj) {
+				return
+			}
+		}
+		return
+	}
+	// The indexer gets a copy of value: passed through client-go's
+	// interface, value itself could not stay on the caller's stack.
+	key := strings.Clone(value)
+	var objs []*shopv1.Widget
+	if namespace == "" {
+		objs, _ = s.Lister.ByIndex(indexName, key)
+	} else {
+		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
+	}
+	for _, obj := range objs {
+		if !yield(obj) {
+			return
+		}
+	}
 }
 
 // WidgetNamespaceLister helps list and get Widgets.
@@ -138,28 +277,52 @@ type WidgetNamespaceLister interface {
 	Get(name string) (*shopv1.Widget, error)
 	// ByColor returns the Widgets of the namespace indexed by spec.color.
 	ByColor(color string) ([]*shopv1.Widget, error)
+	// EachByColor yields the Widgets ByColor returns, without building a slice.
+	EachByColor(color string) iter.Seq[*shopv1.Widget]
 	// ByTeam returns the Widgets of the namespace indexed by the value of their label team.
-	ByTeam(value string) ([]*shopv1.Widget, error)
+	ByTeam(team string) ([]*shopv1.Widget, error)
+	// EachByTeam yields the Widgets ByTeam returns, without building a slice.
+	EachByTeam(team string) iter.Seq[*shopv1.Widget]
 	// ByImage returns the Widgets of the namespace indexed by spec.containers[*].image.
 	ByImage(image string) ([]*shopv1.Widget, error)
+	// EachByImage yields the Widgets ByImage returns, without building a slice.
+	EachByImage(image string) iter.Seq[*shopv1.Widget]
 	// ByShop returns the Widgets of the namespace indexed by the name of their controlling Shop (shop.example.dev).
-	ByShop(value string) ([]*shopv1.Widget, error)
+	ByShop(shop string) ([]*shopv1.Widget, error)
+	// EachByShop yields the Widgets ByShop returns, without building a slice.
+	EachByShop(shop string) iter.Seq[*shopv1.Widget]
 	// ByPhaseColor returns the Widgets of the namespace indexed by status.phase,spec.color.
-	ByPhaseColor(phase, color string) ([]*shopv1.Widget, error)
+	ByPhaseColor(phase shopv1.WidgetPhase, color string) ([]*shopv1.Widget, error)
+	// EachByPhaseColor yields the Widgets ByPhaseColor returns, without building a slice.
+	EachByPhaseColor(phase shopv1.WidgetPhase, color string) iter.Seq[*shopv1.Widget]
 	// ByZone returns the Widgets of the namespace indexed by github.com/informer-gen-plus/informer-gen-plus/examples/indexing.ZoneOf.
-	ByZone(value string) ([]*shopv1.Widget, error)
+	ByZone(zone string) ([]*shopv1.Widget, error)
+	// EachByZone yields the Widgets ByZone returns, without building a slice.
+	EachByZone(zone string) iter.Seq[*shopv1.Widget]
 	// ByOwnerTeam returns the Widgets of the namespace indexed by the value of their annotation shop.example.dev/owner-team.
-	ByOwnerTeam(value string) ([]*shopv1.Widget, error)
+	ByOwnerTeam(ownerTeam string) ([]*shopv1.Widget, error)
+	// EachByOwnerTeam yields the Widgets ByOwnerTeam returns, without building a slice.
+	EachByOwnerTeam(ownerTeam string) iter.Seq[*shopv1.Widget]
 	// BySKU returns the Widgets of the namespace indexed by spec.sku.
 	BySKU(sku string) ([]*shopv1.Widget, error)
+	// EachBySKU yields the Widgets BySKU returns, without building a slice.
+	EachBySKU(sku string) iter.Seq[*shopv1.Widget]
 	// ByNickname returns the Widgets of the namespace indexed by spec.nickname.
 	ByNickname(nickname string) ([]*shopv1.Widget, error)
+	// EachByNickname yields the Widgets ByNickname returns, without building a slice.
+	EachByNickname(nickname string) iter.Seq[*shopv1.Widget]
 	// ByPlacementZone returns the Widgets of the namespace indexed by spec.placement.zone.
 	ByPlacementZone(zone string) ([]*shopv1.Widget, error)
+	// EachByPlacementZone yields the Widgets ByPlacementZone returns, without building a slice.
+	EachByPlacementZone(zone string) iter.Seq[*shopv1.Widget]
 	// ByConfigRef returns the Widgets of the namespace indexed by spec.configRef.
 	ByConfigRef(configRef string) ([]*shopv1.Widget, error)
+	// EachByConfigRef yields the Widgets ByConfigRef returns, without building a slice.
+	EachByConfigRef(configRef string) iter.Seq[*shopv1.Widget]
 	// BySize returns the Widgets of the namespace indexed by spec.size.
-	BySize(size string) ([]*shopv1.Widget, error)
+	BySize(size int32) ([]*shopv1.Widget, error)
+	// EachBySize yields the Widgets BySize returns, without building a slice.
+	EachBySize(size int32) iter.Seq[*shopv1.Widget]
 	WidgetNamespaceListerExpansion
 }
 
@@ -167,54 +330,132 @@ type WidgetNamespaceLister interface {
 // interface.
 type widgetNamespaceLister struct {
 	runtimecache.NamespaceLister[*shopv1.Widget]
+	lister    *widgetLister
+	namespace string
 }
 
 func (s widgetNamespaceLister) ByColor(color string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByColorIndex, color)
+	return s.NamespaceLister.ByIndex(WidgetByColorIndex, fieldpath.FormatString(color))
 }
 
-func (s widgetNamespaceLister) ByTeam(value string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByTeamIndex, value)
+func (s widgetNamespaceLister) EachByColor(color string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.lister.visit(WidgetByColorIndex, s.namespace, fieldpath.FormatString(color), yield)
+	}
+}
+
+func (s widgetNamespaceLister) ByTeam(team string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByTeamIndex, team)
+}
+
+func (s widgetNamespaceLister) EachByTeam(team string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.lister.visit(WidgetByTeamIndex, s.namespace, team, yield)
+	}
 }
 
 func (s widgetNamespaceLister) ByImage(image string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByImageIndex, image)
+	return s.NamespaceLister.ByIndex(WidgetByImageIndex, fieldpath.FormatString(image))
 }
 
-func (s widgetNamespaceLister) ByShop(value string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByShopIndex, value)
+func (s widgetNamespaceLister) EachByImage(image string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.lister.visit(WidgetByImageIndex, s.namespace, fieldpath.FormatString(image), yield)
+	}
 }
 
-func (s widgetNamespaceLister) ByPhaseColor(phase, color string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(phase, color))
+func (s widgetNamespaceLister) ByShop(shop string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByShopIndex, shop)
 }
 
-func (s widgetNamespaceLister) ByZone(value string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByZoneIndex, value)
+func (s widgetNamespaceLister) EachByShop(shop string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.lister.visit(WidgetByShopIndex, s.namespace, shop, yield)
+	}
 }
 
-func (s widgetNamespaceLister) ByOwnerTeam(value string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByOwnerTeamIndex, value)
+func (s widgetNamespaceLister) ByPhaseColor(phase shopv1.WidgetPhase, color string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(fieldpath.FormatString(phase), fieldpath.FormatString(color)))
+}
+
+func (s widgetNamespaceLister) EachByPhaseColor(phase shopv1.WidgetPhase, color string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		var buf [64]byte
+		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(color))
+		s.lister.visit(WidgetByPhaseColorIndex, s.namespace, string(key), yield)
+	}
+}
+
+func (s widgetNamespaceLister) ByZone(zone string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByZoneIndex, zone)
+}
+
+func (s widgetNamespaceLister) EachByZone(zone string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.lister.visit(WidgetByZoneIndex, s.namespace, zone, yield)
+	}
+}
+
+func (s widgetNamespaceLister) ByOwnerTeam(ownerTeam string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByOwnerTeamIndex, ownerTeam)
+}
+
+func (s widgetNamespaceLister) EachByOwnerTeam(ownerTeam string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.lister.visit(WidgetByOwnerTeamIndex, s.namespace, ownerTeam, yield)
+	}
 }
 
 func (s widgetNamespaceLister) BySKU(sku string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetBySKUIndex, sku)
+	return s.NamespaceLister.ByIndex(WidgetBySKUIndex, fieldpath.FormatString(sku))
+}
+
+func (s widgetNamespaceLister) EachBySKU(sku string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.lister.visit(WidgetBySKUIndex, s.namespace, fieldpath.FormatString(sku), yield)
+	}
 }
 
 func (s widgetNamespaceLister) ByNickname(nickname string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByNicknameIndex, nickname)
+	return s.NamespaceLister.ByIndex(WidgetByNicknameIndex, fieldpath.FormatString(nickname))
+}
+
+func (s widgetNamespaceLister) EachByNickname(nickname string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.lister.visit(WidgetByNicknameIndex, s.namespace, fieldpath.FormatString(nickname), yield)
+	}
 }
 
 func (s widgetNamespaceLister) ByPlacementZone(zone string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByPlacementZoneIndex, zone)
+	return s.NamespaceLister.ByIndex(WidgetByPlacementZoneIndex, fieldpath.FormatString(zone))
+}
+
+func (s widgetNamespaceLister) EachByPlacementZone(zone string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.lister.visit(WidgetByPlacementZoneIndex, s.namespace, fieldpath.FormatString(zone), yield)
+	}
 }
 
 func (s widgetNamespaceLister) ByConfigRef(configRef string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByConfigRefIndex, configRef)
+	return s.NamespaceLister.ByIndex(WidgetByConfigRefIndex, fieldpath.FormatString(configRef))
 }
 
-func (s widgetNamespaceLister) BySize(size string) ([]*shopv1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetBySizeIndex, size)
+func (s widgetNamespaceLister) EachByConfigRef(configRef string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.lister.visit(WidgetByConfigRefIndex, s.namespace, fieldpath.FormatString(configRef), yield)
+	}
+}
+
+func (s widgetNamespaceLister) BySize(size int32) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetBySizeIndex, fieldpath.FormatInt(size))
+}
+
+func (s widgetNamespaceLister) EachBySize(size int32) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		var buf [20]byte
+		key := fieldpath.AppendInt(buf[:0], size)
+		s.lister.visit(WidgetBySizeIndex, s.namespace, string(key), yield)
+	}
 }
 
 // The names of the indexes of Widget.

@@ -19,6 +19,9 @@ limitations under the License.
 package v1alpha1
 
 import (
+	iter "iter"
+	strings "strings"
+
 	shopv1alpha1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1alpha1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
@@ -37,22 +40,61 @@ type ShopLister interface {
 	Get(name string) (*shopv1alpha1.Shop, error)
 	// ByRegion returns the Shops indexed by spec.region.
 	ByRegion(region string) ([]*shopv1alpha1.Shop, error)
+	// EachByRegion yields the Shops ByRegion returns, without building a slice.
+	EachByRegion(region string) iter.Seq[*shopv1alpha1.Shop]
 	ShopListerExpansion
 }
 
 // shopLister implements the ShopLister interface.
 type shopLister struct {
 	runtimecache.Lister[*shopv1alpha1.Shop]
+	// store is the typed store behind the indexer, nil when the indexer is
+	// not one of runtime/cache's.
+	store *runtimecache.Indexer[*shopv1alpha1.Shop]
 }
 
 // NewShopLister returns a new ShopLister. Its lookups need the indexes
-// of AddShopIndexes in indexer.
+// of AddShopIndexes in indexer. Over the indexer of an informer of
+// runtime/cache (as the generated informers' are), the EachBy lookups visit
+// the objects of its typed store without collecting them in a slice; over
+// another indexer, such as client-go's cache.NewIndexer, they list them first,
+// as the By lookups do, and yield nothing when the index is missing.
 func NewShopLister(indexer cache.Indexer) ShopLister {
-	return &shopLister{runtimecache.NewLister[*shopv1alpha1.Shop](indexer, shopv1alpha1.Resource("shop"))}
+	store, _ := runtimecache.StoreOf[*shopv1alpha1.Shop](indexer)
+	return &shopLister{runtimecache.NewLister[*shopv1alpha1.Shop](indexer, shopv1alpha1.Resource("shop")), store}
 }
 
 func (s *shopLister) ByRegion(region string) ([]*shopv1alpha1.Shop, error) {
-	return s.Lister.ByIndex(ShopByRegionIndex, region)
+	return s.Lister.ByIndex(ShopByRegionIndex, fieldpath.FormatString(region))
+}
+
+func (s *shopLister) EachByRegion(region string) iter.Seq[*shopv1alpha1.Shop] {
+	return func(yield func(*shopv1alpha1.Shop) bool) {
+		s.visit(ShopByRegionIndex, fieldpath.FormatString(region), yield)
+	}
+}
+
+// visit calls yield with each Shop indexed under value by the index
+// indexName,
+// until yield returns false.
+func (s *shopLister) visit(indexName, value string, yield func(*shopv1alpha1.Shop) bool) {
+	if s.store != nil {
+		for obj := range s.store.IndexedObjects(indexName, "", value) {
+			if !yield(obj) {
+				return
+			}
+		}
+		return
+	}
+	// The indexer gets a copy of value: passed through client-go's
+	// interface, value itself could not stay on the caller's stack.
+	key := strings.Clone(value)
+	objs, _ := s.Lister.ByIndex(indexName, key)
+	for _, obj := range objs {
+		if !yield(obj) {
+			return
+		}
+	}
 }
 
 // The names of the indexes of Shop.

@@ -19,6 +19,9 @@ limitations under the License.
 package v1alpha1
 
 import (
+	iter "iter"
+	strings "strings"
+
 	shopv1alpha1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1alpha1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
@@ -37,51 +40,129 @@ type WidgetLister interface {
 	Widgets(namespace string) WidgetNamespaceLister
 	// ByColor returns the Widgets of every namespace indexed by spec.color.
 	ByColor(color string) ([]*shopv1alpha1.Widget, error)
+	// EachByColor yields the Widgets ByColor returns, without building a slice.
+	EachByColor(color string) iter.Seq[*shopv1alpha1.Widget]
 	// ByTeam returns the Widgets of every namespace indexed by the value of their label team.
-	ByTeam(value string) ([]*shopv1alpha1.Widget, error)
+	ByTeam(team string) ([]*shopv1alpha1.Widget, error)
+	// EachByTeam yields the Widgets ByTeam returns, without building a slice.
+	EachByTeam(team string) iter.Seq[*shopv1alpha1.Widget]
 	// ByImage returns the Widgets of every namespace indexed by spec.containers[*].image.
 	ByImage(image string) ([]*shopv1alpha1.Widget, error)
+	// EachByImage yields the Widgets ByImage returns, without building a slice.
+	EachByImage(image string) iter.Seq[*shopv1alpha1.Widget]
 	// ByShop returns the Widgets of every namespace indexed by the name of their controlling Shop (shop.example.dev).
-	ByShop(value string) ([]*shopv1alpha1.Widget, error)
+	ByShop(shop string) ([]*shopv1alpha1.Widget, error)
+	// EachByShop yields the Widgets ByShop returns, without building a slice.
+	EachByShop(shop string) iter.Seq[*shopv1alpha1.Widget]
 	// ByPhaseColor returns the Widgets of every namespace indexed by status.phase,spec.color.
 	ByPhaseColor(phase, color string) ([]*shopv1alpha1.Widget, error)
+	// EachByPhaseColor yields the Widgets ByPhaseColor returns, without building a slice.
+	EachByPhaseColor(phase, color string) iter.Seq[*shopv1alpha1.Widget]
 	WidgetListerExpansion
 }
 
 // widgetLister implements the WidgetLister interface.
 type widgetLister struct {
 	runtimecache.Lister[*shopv1alpha1.Widget]
+	// store is the typed store behind the indexer, nil when the indexer is
+	// not one of runtime/cache's.
+	store *runtimecache.Indexer[*shopv1alpha1.Widget]
 }
 
 // NewWidgetLister returns a new WidgetLister. Its lookups need the indexes
-// of AddWidgetIndexes in indexer.
+// of AddWidgetIndexes in indexer. Over the indexer of an informer of
+// runtime/cache (as the generated informers' are), the EachBy lookups visit
+// the objects of its typed store without collecting them in a slice; over
+// another indexer, such as client-go's cache.NewIndexer, they list them first,
+// as the By lookups do, and yield nothing when the index is missing.
 func NewWidgetLister(indexer cache.Indexer) WidgetLister {
-	return &widgetLister{runtimecache.NewLister[*shopv1alpha1.Widget](indexer, shopv1alpha1.Resource("widget"))}
+	store, _ := runtimecache.StoreOf[*shopv1alpha1.Widget](indexer)
+	return &widgetLister{runtimecache.NewLister[*shopv1alpha1.Widget](indexer, shopv1alpha1.Resource("widget")), store}
 }
 
 // Widgets returns an object that can list and get Widgets.
 func (s *widgetLister) Widgets(namespace string) WidgetNamespaceLister {
-	return widgetNamespaceLister{s.Lister.Namespace(namespace)}
+	return widgetNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
 }
 
 func (s *widgetLister) ByColor(color string) ([]*shopv1alpha1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByColorIndex, color)
+	return s.Lister.ByIndex(WidgetByColorIndex, fieldpath.FormatString(color))
 }
 
-func (s *widgetLister) ByTeam(value string) ([]*shopv1alpha1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByTeamIndex, value)
+func (s *widgetLister) EachByColor(color string) iter.Seq[*shopv1alpha1.Widget] {
+	return func(yield func(*shopv1alpha1.Widget) bool) {
+		s.visit(WidgetByColorIndex, "", fieldpath.FormatString(color), yield)
+	}
+}
+
+func (s *widgetLister) ByTeam(team string) ([]*shopv1alpha1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByTeamIndex, team)
+}
+
+func (s *widgetLister) EachByTeam(team string) iter.Seq[*shopv1alpha1.Widget] {
+	return func(yield func(*shopv1alpha1.Widget) bool) {
+		s.visit(WidgetByTeamIndex, "", team, yield)
+	}
 }
 
 func (s *widgetLister) ByImage(image string) ([]*shopv1alpha1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByImageIndex, image)
+	return s.Lister.ByIndex(WidgetByImageIndex, fieldpath.FormatString(image))
 }
 
-func (s *widgetLister) ByShop(value string) ([]*shopv1alpha1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByShopIndex, value)
+func (s *widgetLister) EachByImage(image string) iter.Seq[*shopv1alpha1.Widget] {
+	return func(yield func(*shopv1alpha1.Widget) bool) {
+		s.visit(WidgetByImageIndex, "", fieldpath.FormatString(image), yield)
+	}
+}
+
+func (s *widgetLister) ByShop(shop string) ([]*shopv1alpha1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByShopIndex, shop)
+}
+
+func (s *widgetLister) EachByShop(shop string) iter.Seq[*shopv1alpha1.Widget] {
+	return func(yield func(*shopv1alpha1.Widget) bool) {
+		s.visit(WidgetByShopIndex, "", shop, yield)
+	}
 }
 
 func (s *widgetLister) ByPhaseColor(phase, color string) ([]*shopv1alpha1.Widget, error) {
-	return s.Lister.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(phase, color))
+	return s.Lister.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(fieldpath.FormatString(phase), fieldpath.FormatString(color)))
+}
+
+func (s *widgetLister) EachByPhaseColor(phase, color string) iter.Seq[*shopv1alpha1.Widget] {
+	return func(yield func(*shopv1alpha1.Widget) bool) {
+		var buf [64]byte
+		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(color))
+		s.visit(WidgetByPhaseColorIndex, "", string(key), yield)
+	}
+}
+
+// visit calls yield with each Widget indexed under value by the index
+// indexName, in namespace or, when it is empty, in every namespace,
+// until yield returns false.
+func (s *widgetLister) visit(indexName, namespace, value string, yield func(*shopv1alpha1.Widget) bool) {
+	if s.store != nil {
+		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
+			if !yield(obj) {
+				return
+			}
+		}
+		return
+	}
+	// The indexer gets a copy of value: passed through client-go's
+	// interface, value itself could not stay on the caller's stack.
+	key := strings.Clone(value)
+	var objs []*shopv1alpha1.Widget
+	if namespace == "" {
+		objs, _ = s.Lister.ByIndex(indexName, key)
+	} else {
+		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
+	}
+	for _, obj := range objs {
+		if !yield(obj) {
+			return
+		}
+	}
 }
 
 // WidgetNamespaceLister helps list and get Widgets.
@@ -95,14 +176,24 @@ type WidgetNamespaceLister interface {
 	Get(name string) (*shopv1alpha1.Widget, error)
 	// ByColor returns the Widgets of the namespace indexed by spec.color.
 	ByColor(color string) ([]*shopv1alpha1.Widget, error)
+	// EachByColor yields the Widgets ByColor returns, without building a slice.
+	EachByColor(color string) iter.Seq[*shopv1alpha1.Widget]
 	// ByTeam returns the Widgets of the namespace indexed by the value of their label team.
-	ByTeam(value string) ([]*shopv1alpha1.Widget, error)
+	ByTeam(team string) ([]*shopv1alpha1.Widget, error)
+	// EachByTeam yields the Widgets ByTeam returns, without building a slice.
+	EachByTeam(team string) iter.Seq[*shopv1alpha1.Widget]
 	// ByImage returns the Widgets of the namespace indexed by spec.containers[*].image.
 	ByImage(image string) ([]*shopv1alpha1.Widget, error)
+	// EachByImage yields the Widgets ByImage returns, without building a slice.
+	EachByImage(image string) iter.Seq[*shopv1alpha1.Widget]
 	// ByShop returns the Widgets of the namespace indexed by the name of their controlling Shop (shop.example.dev).
-	ByShop(value string) ([]*shopv1alpha1.Widget, error)
+	ByShop(shop string) ([]*shopv1alpha1.Widget, error)
+	// EachByShop yields the Widgets ByShop returns, without building a slice.
+	EachByShop(shop string) iter.Seq[*shopv1alpha1.Widget]
 	// ByPhaseColor returns the Widgets of the namespace indexed by status.phase,spec.color.
 	ByPhaseColor(phase, color string) ([]*shopv1alpha1.Widget, error)
+	// EachByPhaseColor yields the Widgets ByPhaseColor returns, without building a slice.
+	EachByPhaseColor(phase, color string) iter.Seq[*shopv1alpha1.Widget]
 	WidgetNamespaceListerExpansion
 }
 
@@ -110,26 +201,60 @@ type WidgetNamespaceLister interface {
 // interface.
 type widgetNamespaceLister struct {
 	runtimecache.NamespaceLister[*shopv1alpha1.Widget]
+	lister    *widgetLister
+	namespace string
 }
 
 func (s widgetNamespaceLister) ByColor(color string) ([]*shopv1alpha1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByColorIndex, color)
+	return s.NamespaceLister.ByIndex(WidgetByColorIndex, fieldpath.FormatString(color))
 }
 
-func (s widgetNamespaceLister) ByTeam(value string) ([]*shopv1alpha1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByTeamIndex, value)
+func (s widgetNamespaceLister) EachByColor(color string) iter.Seq[*shopv1alpha1.Widget] {
+	return func(yield func(*shopv1alpha1.Widget) bool) {
+		s.lister.visit(WidgetByColorIndex, s.namespace, fieldpath.FormatString(color), yield)
+	}
+}
+
+func (s widgetNamespaceLister) ByTeam(team string) ([]*shopv1alpha1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByTeamIndex, team)
+}
+
+func (s widgetNamespaceLister) EachByTeam(team string) iter.Seq[*shopv1alpha1.Widget] {
+	return func(yield func(*shopv1alpha1.Widget) bool) {
+		s.lister.visit(WidgetByTeamIndex, s.namespace, team, yield)
+	}
 }
 
 func (s widgetNamespaceLister) ByImage(image string) ([]*shopv1alpha1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByImageIndex, image)
+	return s.NamespaceLister.ByIndex(WidgetByImageIndex, fieldpath.FormatString(image))
 }
 
-func (s widgetNamespaceLister) ByShop(value string) ([]*shopv1alpha1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByShopIndex, value)
+func (s widgetNamespaceLister) EachByImage(image string) iter.Seq[*shopv1alpha1.Widget] {
+	return func(yield func(*shopv1alpha1.Widget) bool) {
+		s.lister.visit(WidgetByImageIndex, s.namespace, fieldpath.FormatString(image), yield)
+	}
+}
+
+func (s widgetNamespaceLister) ByShop(shop string) ([]*shopv1alpha1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByShopIndex, shop)
+}
+
+func (s widgetNamespaceLister) EachByShop(shop string) iter.Seq[*shopv1alpha1.Widget] {
+	return func(yield func(*shopv1alpha1.Widget) bool) {
+		s.lister.visit(WidgetByShopIndex, s.namespace, shop, yield)
+	}
 }
 
 func (s widgetNamespaceLister) ByPhaseColor(phase, color string) ([]*shopv1alpha1.Widget, error) {
-	return s.NamespaceLister.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(phase, color))
+	return s.NamespaceLister.ByIndex(WidgetByPhaseColorIndex, fieldpath.JoinValues(fieldpath.FormatString(phase), fieldpath.FormatString(color)))
+}
+
+func (s widgetNamespaceLister) EachByPhaseColor(phase, color string) iter.Seq[*shopv1alpha1.Widget] {
+	return func(yield func(*shopv1alpha1.Widget) bool) {
+		var buf [64]byte
+		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(color))
+		s.lister.visit(WidgetByPhaseColorIndex, s.namespace, string(key), yield)
+	}
 }
 
 // The names of the indexes of Widget.

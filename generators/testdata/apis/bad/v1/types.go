@@ -16,6 +16,7 @@ import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 // +index(name: byColor, label: color)
 // +index(name: byMissing, func: "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/bad/v1.Missing")
 // +index(name: byWrong, func: "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/bad/v1.Wrong")
+// +index(name: byColorTag, field: "spec.color,spec.tags[*]", param: color)
 type Thing struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

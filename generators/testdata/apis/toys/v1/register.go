@@ -27,3 +27,6 @@ func (l *RobotList) DeepCopyObject() runtime.Object { c := *l; return &c }
 
 // DeepCopyObject copies a BoxList (shallowly: enough for the golden test).
 func (l *BoxList) DeepCopyObject() runtime.Object { c := *l; return &c }
+
+// DeepCopyObject copies a Sensor (shallowly: enough for the golden test).
+func (s *Sensor) DeepCopyObject() runtime.Object { c := *s; return &c }

@@ -1,6 +1,10 @@
 package v1
 
-import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+import (
+	"strings"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
 
 // Robot is namespaced.
 //
@@ -101,4 +105,98 @@ func LengthOf(r *Robot) []string {
 		return nil
 	}
 	return []string{string(rune('0' + *r.Spec.Length))}
+}
+
+// SensorMode is a named string type, as API enums are.
+type SensorMode string
+
+// Priority is a named integer type.
+type Priority int32
+
+// Sensor has a field of every kind of leaf an index can use, each indexed:
+// the lookups take the leaf's Go type. Its client cannot watch, so it gets a
+// lister and no informer.
+//
+// +genclient
+// +genclient:skipVerbs=watch
+// +index(name: byModel, field: spec.model)
+// +index(name: byMode, field: spec.mode)
+// +index(name: byOffset, field: spec.offset)
+// +index(name: byReading, field: status.reading)
+// +index(name: byChannel, field: spec.channel)
+// +index(name: bySerial, field: spec.serial)
+// +index(name: byActive, field: spec.active)
+// +index(name: byPriority, field: spec.priority)
+// +index(name: byAlias, field: spec.alias)
+// +index(name: byThreshold, field: spec.threshold)
+// +index(name: byCalibrated, field: spec.calibrated)
+// +index(name: byFallback, field: spec.fallback)
+// +index(name: byTag, field: "spec.tags[*]")
+// +index(name: byAllowedMode, field: "spec.allowedModes[*]")
+// +index(name: byModeOffset, field: "spec.mode,spec.offset")
+// +index(name: byFallbackThreshold, field: "spec.fallback,spec.threshold,spec.active")
+// +index(name: bySourceTarget, field: "spec.source.name,spec.target.name")
+// +index(name: byRoom, label: "toys.example.dev/room-name")
+// +index(name: byVendor, annotation: "toys.example.dev/vendor")
+// +index(name: byRobot, owner: Robot)
+// +index(name: byZone, func: "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.ZoneOf")
+// +index(name: byFloor, func: "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.FloorOf", param: level)
+// +index(name: byEnds, field: "spec.source.name,spec.target.name", param: "from, to")
+type Sensor struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              SensorSpec   `json:"spec"`
+	Status            SensorStatus `json:"status"`
+}
+
+// SensorSpec is the desired state.
+type SensorSpec struct {
+	Model        string       `json:"model"`
+	Mode         SensorMode   `json:"mode"`
+	Offset       int32        `json:"offset"`
+	Channel      uint8        `json:"channel"`
+	Serial       uint64       `json:"serial"`
+	Active       bool         `json:"active"`
+	Priority     Priority     `json:"priority"`
+	Alias        *string      `json:"alias"`
+	Threshold    *int64       `json:"threshold"`
+	Calibrated   *bool        `json:"calibrated"`
+	Fallback     *SensorMode  `json:"fallback"`
+	Tags         []string     `json:"tags"`
+	AllowedModes []SensorMode `json:"allowedModes"`
+	Source       Endpoint     `json:"source"`
+	Target       Endpoint     `json:"target"`
+}
+
+// Endpoint names one end of a Sensor's link.
+type Endpoint struct {
+	Name string `json:"name"`
+}
+
+// SensorStatus is the observed state.
+type SensorStatus struct {
+	Reading int64 `json:"reading"`
+}
+
+// SensorList is a list of sensors.
+type SensorList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Sensor `json:"items"`
+}
+
+// ZoneOf indexes sensors by the zone part of their model ("zone/model").
+func ZoneOf(s *Sensor) []string {
+	if zone, _, ok := strings.Cut(s.Spec.Model, "/"); ok {
+		return []string{zone}
+	}
+	return nil
+}
+
+// FloorOf indexes sensors by their "floor" label.
+func FloorOf(s *Sensor) []string {
+	if floor, ok := s.Labels["floor"]; ok {
+		return []string{floor}
+	}
+	return nil
 }

@@ -19,6 +19,9 @@ limitations under the License.
 package v1
 
 import (
+	iter "iter"
+	strings "strings"
+
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	appsv1 "k8s.io/api/apps/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
@@ -34,28 +37,72 @@ type DeploymentLister interface {
 	// Deployments returns an object that can list and get Deployments.
 	Deployments(namespace string) DeploymentNamespaceLister
 	// ByApp returns the Deployments of every namespace indexed by the value of their label app.
-	ByApp(value string) ([]*appsv1.Deployment, error)
+	ByApp(app string) ([]*appsv1.Deployment, error)
+	// EachByApp yields the Deployments ByApp returns, without building a slice.
+	EachByApp(app string) iter.Seq[*appsv1.Deployment]
 	DeploymentListerExpansion
 }
 
 // deploymentLister implements the DeploymentLister interface.
 type deploymentLister struct {
 	runtimecache.Lister[*appsv1.Deployment]
+	// store is the typed store behind the indexer, nil when the indexer is
+	// not one of runtime/cache's.
+	store *runtimecache.Indexer[*appsv1.Deployment]
 }
 
 // NewDeploymentLister returns a new DeploymentLister. Its lookups need the indexes
-// of AddDeploymentIndexes in indexer.
+// of AddDeploymentIndexes in indexer. Over the indexer of an informer of
+// runtime/cache (as the generated informers' are), the EachBy lookups visit
+// the objects of its typed store without collecting them in a slice; over
+// another indexer, such as client-go's cache.NewIndexer, they list them first,
+// as the By lookups do, and yield nothing when the index is missing.
 func NewDeploymentLister(indexer cache.Indexer) DeploymentLister {
-	return &deploymentLister{runtimecache.NewLister[*appsv1.Deployment](indexer, appsv1.Resource("deployment"))}
+	store, _ := runtimecache.StoreOf[*appsv1.Deployment](indexer)
+	return &deploymentLister{runtimecache.NewLister[*appsv1.Deployment](indexer, appsv1.Resource("deployment")), store}
 }
 
 // Deployments returns an object that can list and get Deployments.
 func (s *deploymentLister) Deployments(namespace string) DeploymentNamespaceLister {
-	return deploymentNamespaceLister{s.Lister.Namespace(namespace)}
+	return deploymentNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
 }
 
-func (s *deploymentLister) ByApp(value string) ([]*appsv1.Deployment, error) {
-	return s.Lister.ByIndex(DeploymentByAppIndex, value)
+func (s *deploymentLister) ByApp(app string) ([]*appsv1.Deployment, error) {
+	return s.Lister.ByIndex(DeploymentByAppIndex, app)
+}
+
+func (s *deploymentLister) EachByApp(app string) iter.Seq[*appsv1.Deployment] {
+	return func(yield func(*appsv1.Deployment) bool) {
+		s.visit(DeploymentByAppIndex, "", app, yield)
+	}
+}
+
+// visit calls yield with each Deployment indexed under value by the index
+// indexName, in namespace or, when it is empty, in every namespace,
+// until yield returns false.
+func (s *deploymentLister) visit(indexName, namespace, value string, yield func(*appsv1.Deployment) bool) {
+	if s.store != nil {
+		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
+			if !yield(obj) {
+				return
+			}
+		}
+		return
+	}
+	// The indexer gets a copy of value: passed through client-go's
+	// interface, value itself could not stay on the caller's stack.
+	key := strings.Clone(value)
+	var objs []*appsv1.Deployment
+	if namespace == "" {
+		objs, _ = s.Lister.ByIndex(indexName, key)
+	} else {
+		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
+	}
+	for _, obj := range objs {
+		if !yield(obj) {
+			return
+		}
+	}
 }
 
 // DeploymentNamespaceLister helps list and get Deployments.
@@ -68,7 +115,9 @@ type DeploymentNamespaceLister interface {
 	// Objects returned here must be treated as read-only.
 	Get(name string) (*appsv1.Deployment, error)
 	// ByApp returns the Deployments of the namespace indexed by the value of their label app.
-	ByApp(value string) ([]*appsv1.Deployment, error)
+	ByApp(app string) ([]*appsv1.Deployment, error)
+	// EachByApp yields the Deployments ByApp returns, without building a slice.
+	EachByApp(app string) iter.Seq[*appsv1.Deployment]
 	DeploymentNamespaceListerExpansion
 }
 
@@ -76,10 +125,18 @@ type DeploymentNamespaceLister interface {
 // interface.
 type deploymentNamespaceLister struct {
 	runtimecache.NamespaceLister[*appsv1.Deployment]
+	lister    *deploymentLister
+	namespace string
 }
 
-func (s deploymentNamespaceLister) ByApp(value string) ([]*appsv1.Deployment, error) {
-	return s.NamespaceLister.ByIndex(DeploymentByAppIndex, value)
+func (s deploymentNamespaceLister) ByApp(app string) ([]*appsv1.Deployment, error) {
+	return s.NamespaceLister.ByIndex(DeploymentByAppIndex, app)
+}
+
+func (s deploymentNamespaceLister) EachByApp(app string) iter.Seq[*appsv1.Deployment] {
+	return func(yield func(*appsv1.Deployment) bool) {
+		s.lister.visit(DeploymentByAppIndex, s.namespace, app, yield)
+	}
 }
 
 // The names of the indexes of Deployment.

@@ -19,6 +19,9 @@ limitations under the License.
 package v1
 
 import (
+	iter "iter"
+	strings "strings"
+
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	corev1 "k8s.io/api/core/v1"
 	labels "k8s.io/apimachinery/pkg/labels"
@@ -35,34 +38,86 @@ type ConfigMapLister interface {
 	// ConfigMaps returns an object that can list and get ConfigMaps.
 	ConfigMaps(namespace string) ConfigMapNamespaceLister
 	// ByManagedBy returns the ConfigMaps of every namespace indexed by the value of their annotation example.dev/managed-by.
-	ByManagedBy(value string) ([]*corev1.ConfigMap, error)
+	ByManagedBy(managedBy string) ([]*corev1.ConfigMap, error)
+	// EachByManagedBy yields the ConfigMaps ByManagedBy returns, without building a slice.
+	EachByManagedBy(managedBy string) iter.Seq[*corev1.ConfigMap]
 	// ByWidget returns the ConfigMaps of every namespace indexed by the name of their controlling Widget (shop.example.dev).
-	ByWidget(value string) ([]*corev1.ConfigMap, error)
+	ByWidget(widget string) ([]*corev1.ConfigMap, error)
+	// EachByWidget yields the ConfigMaps ByWidget returns, without building a slice.
+	EachByWidget(widget string) iter.Seq[*corev1.ConfigMap]
 	ConfigMapListerExpansion
 }
 
 // configMapLister implements the ConfigMapLister interface.
 type configMapLister struct {
 	runtimecache.Lister[*corev1.ConfigMap]
+	// store is the typed store behind the indexer, nil when the indexer is
+	// not one of runtime/cache's.
+	store *runtimecache.Indexer[*corev1.ConfigMap]
 }
 
 // NewConfigMapLister returns a new ConfigMapLister. Its lookups need the indexes
-// of AddConfigMapIndexes in indexer.
+// of AddConfigMapIndexes in indexer. Over the indexer of an informer of
+// runtime/cache (as the generated informers' are), the EachBy lookups visit
+// the objects of its typed store without collecting them in a slice; over
+// another indexer, such as client-go's cache.NewIndexer, they list them first,
+// as the By lookups do, and yield nothing when the index is missing.
 func NewConfigMapLister(indexer cache.Indexer) ConfigMapLister {
-	return &configMapLister{runtimecache.NewLister[*corev1.ConfigMap](indexer, corev1.Resource("configmap"))}
+	store, _ := runtimecache.StoreOf[*corev1.ConfigMap](indexer)
+	return &configMapLister{runtimecache.NewLister[*corev1.ConfigMap](indexer, corev1.Resource("configmap")), store}
 }
 
 // ConfigMaps returns an object that can list and get ConfigMaps.
 func (s *configMapLister) ConfigMaps(namespace string) ConfigMapNamespaceLister {
-	return configMapNamespaceLister{s.Lister.Namespace(namespace)}
+	return configMapNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
 }
 
-func (s *configMapLister) ByManagedBy(value string) ([]*corev1.ConfigMap, error) {
-	return s.Lister.ByIndex(ConfigMapByManagedByIndex, value)
+func (s *configMapLister) ByManagedBy(managedBy string) ([]*corev1.ConfigMap, error) {
+	return s.Lister.ByIndex(ConfigMapByManagedByIndex, managedBy)
 }
 
-func (s *configMapLister) ByWidget(value string) ([]*corev1.ConfigMap, error) {
-	return s.Lister.ByIndex(ConfigMapByWidgetIndex, value)
+func (s *configMapLister) EachByManagedBy(managedBy string) iter.Seq[*corev1.ConfigMap] {
+	return func(yield func(*corev1.ConfigMap) bool) {
+		s.visit(ConfigMapByManagedByIndex, "", managedBy, yield)
+	}
+}
+
+func (s *configMapLister) ByWidget(widget string) ([]*corev1.ConfigMap, error) {
+	return s.Lister.ByIndex(ConfigMapByWidgetIndex, widget)
+}
+
+func (s *configMapLister) EachByWidget(widget string) iter.Seq[*corev1.ConfigMap] {
+	return func(yield func(*corev1.ConfigMap) bool) {
+		s.visit(ConfigMapByWidgetIndex, "", widget, yield)
+	}
+}
+
+// visit calls yield with each ConfigMap indexed under value by the index
+// indexName, in namespace or, when it is empty, in every namespace,
+// until yield returns false.
+func (s *configMapLister) visit(indexName, namespace, value string, yield func(*corev1.ConfigMap) bool) {
+	if s.store != nil {
+		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
+			if !yield(obj) {
+				return
+			}
+		}
+		return
+	}
+	// The indexer gets a copy of value: passed through client-go's
+	// interface, value itself could not stay on the caller's stack.
+	key := strings.Clone(value)
+	var objs []*corev1.ConfigMap
+	if namespace == "" {
+		objs, _ = s.Lister.ByIndex(indexName, key)
+	} else {
+		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
+	}
+	for _, obj := range objs {
+		if !yield(obj) {
+			return
+		}
+	}
 }
 
 // ConfigMapNamespaceLister helps list and get ConfigMaps.
@@ -75,9 +130,13 @@ type ConfigMapNamespaceLister interface {
 	// Objects returned here must be treated as read-only.
 	Get(name string) (*corev1.ConfigMap, error)
 	// ByManagedBy returns the ConfigMaps of the namespace indexed by the value of their annotation example.dev/managed-by.
-	ByManagedBy(value string) ([]*corev1.ConfigMap, error)
+	ByManagedBy(managedBy string) ([]*corev1.ConfigMap, error)
+	// EachByManagedBy yields the ConfigMaps ByManagedBy returns, without building a slice.
+	EachByManagedBy(managedBy string) iter.Seq[*corev1.ConfigMap]
 	// ByWidget returns the ConfigMaps of the namespace indexed by the name of their controlling Widget (shop.example.dev).
-	ByWidget(value string) ([]*corev1.ConfigMap, error)
+	ByWidget(widget string) ([]*corev1.ConfigMap, error)
+	// EachByWidget yields the ConfigMaps ByWidget returns, without building a slice.
+	EachByWidget(widget string) iter.Seq[*corev1.ConfigMap]
 	ConfigMapNamespaceListerExpansion
 }
 
@@ -85,14 +144,28 @@ type ConfigMapNamespaceLister interface {
 // interface.
 type configMapNamespaceLister struct {
 	runtimecache.NamespaceLister[*corev1.ConfigMap]
+	lister    *configMapLister
+	namespace string
 }
 
-func (s configMapNamespaceLister) ByManagedBy(value string) ([]*corev1.ConfigMap, error) {
-	return s.NamespaceLister.ByIndex(ConfigMapByManagedByIndex, value)
+func (s configMapNamespaceLister) ByManagedBy(managedBy string) ([]*corev1.ConfigMap, error) {
+	return s.NamespaceLister.ByIndex(ConfigMapByManagedByIndex, managedBy)
 }
 
-func (s configMapNamespaceLister) ByWidget(value string) ([]*corev1.ConfigMap, error) {
-	return s.NamespaceLister.ByIndex(ConfigMapByWidgetIndex, value)
+func (s configMapNamespaceLister) EachByManagedBy(managedBy string) iter.Seq[*corev1.ConfigMap] {
+	return func(yield func(*corev1.ConfigMap) bool) {
+		s.lister.visit(ConfigMapByManagedByIndex, s.namespace, managedBy, yield)
+	}
+}
+
+func (s configMapNamespaceLister) ByWidget(widget string) ([]*corev1.ConfigMap, error) {
+	return s.NamespaceLister.ByIndex(ConfigMapByWidgetIndex, widget)
+}
+
+func (s configMapNamespaceLister) EachByWidget(widget string) iter.Seq[*corev1.ConfigMap] {
+	return func(yield func(*corev1.ConfigMap) bool) {
+		s.lister.visit(ConfigMapByWidgetIndex, s.namespace, widget, yield)
+	}
 }
 
 // The names of the indexes of ConfigMap.

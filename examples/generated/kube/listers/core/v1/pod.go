@@ -19,6 +19,9 @@ limitations under the License.
 package v1
 
 import (
+	iter "iter"
+	strings "strings"
+
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	corev1 "k8s.io/api/core/v1"
@@ -37,39 +40,101 @@ type PodLister interface {
 	Pods(namespace string) PodNamespaceLister
 	// ByNode returns the Pods of every namespace indexed by spec.nodeName.
 	ByNode(nodeName string) ([]*corev1.Pod, error)
+	// EachByNode yields the Pods ByNode returns, without building a slice.
+	EachByNode(nodeName string) iter.Seq[*corev1.Pod]
 	// ByReplicaSet returns the Pods of every namespace indexed by the name of their controlling ReplicaSet (apps).
-	ByReplicaSet(value string) ([]*corev1.Pod, error)
+	ByReplicaSet(replicaSet string) ([]*corev1.Pod, error)
+	// EachByReplicaSet yields the Pods ByReplicaSet returns, without building a slice.
+	EachByReplicaSet(replicaSet string) iter.Seq[*corev1.Pod]
 	// ByPhaseNode returns the Pods of every namespace indexed by status.phase,spec.nodeName.
-	ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error)
+	ByPhaseNode(phase corev1.PodPhase, nodeName string) ([]*corev1.Pod, error)
+	// EachByPhaseNode yields the Pods ByPhaseNode returns, without building a slice.
+	EachByPhaseNode(phase corev1.PodPhase, nodeName string) iter.Seq[*corev1.Pod]
 	PodListerExpansion
 }
 
 // podLister implements the PodLister interface.
 type podLister struct {
 	runtimecache.Lister[*corev1.Pod]
+	// store is the typed store behind the indexer, nil when the indexer is
+	// not one of runtime/cache's.
+	store *runtimecache.Indexer[*corev1.Pod]
 }
 
 // NewPodLister returns a new PodLister. Its lookups need the indexes
-// of AddPodIndexes in indexer.
+// of AddPodIndexes in indexer. Over the indexer of an informer of
+// runtime/cache (as the generated informers' are), the EachBy lookups visit
+// the objects of its typed store without collecting them in a slice; over
+// another indexer, such as client-go's cache.NewIndexer, they list them first,
+// as the By lookups do, and yield nothing when the index is missing.
 func NewPodLister(indexer cache.Indexer) PodLister {
-	return &podLister{runtimecache.NewLister[*corev1.Pod](indexer, corev1.Resource("pod"))}
+	store, _ := runtimecache.StoreOf[*corev1.Pod](indexer)
+	return &podLister{runtimecache.NewLister[*corev1.Pod](indexer, corev1.Resource("pod")), store}
 }
 
 // Pods returns an object that can list and get Pods.
 func (s *podLister) Pods(namespace string) PodNamespaceLister {
-	return podNamespaceLister{s.Lister.Namespace(namespace)}
+	return podNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
 }
 
 func (s *podLister) ByNode(nodeName string) ([]*corev1.Pod, error) {
-	return s.Lister.ByIndex(PodByNodeIndex, nodeName)
+	return s.Lister.ByIndex(PodByNodeIndex, fieldpath.FormatString(nodeName))
 }
 
-func (s *podLister) ByReplicaSet(value string) ([]*corev1.Pod, error) {
-	return s.Lister.ByIndex(PodByReplicaSetIndex, value)
+func (s *podLister) EachByNode(nodeName string) iter.Seq[*corev1.Pod] {
+	return func(yield func(*corev1.Pod) bool) {
+		s.visit(PodByNodeIndex, "", fieldpath.FormatString(nodeName), yield)
+	}
 }
 
-func (s *podLister) ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error) {
-	return s.Lister.ByIndex(PodByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
+func (s *podLister) ByReplicaSet(replicaSet string) ([]*corev1.Pod, error) {
+	return s.Lister.ByIndex(PodByReplicaSetIndex, replicaSet)
+}
+
+func (s *podLister) EachByReplicaSet(replicaSet string) iter.Seq[*corev1.Pod] {
+	return func(yield func(*corev1.Pod) bool) {
+		s.visit(PodByReplicaSetIndex, "", replicaSet, yield)
+	}
+}
+
+func (s *podLister) ByPhaseNode(phase corev1.PodPhase, nodeName string) ([]*corev1.Pod, error) {
+	return s.Lister.ByIndex(PodByPhaseNodeIndex, fieldpath.JoinValues(fieldpath.FormatString(phase), fieldpath.FormatString(nodeName)))
+}
+
+func (s *podLister) EachByPhaseNode(phase corev1.PodPhase, nodeName string) iter.Seq[*corev1.Pod] {
+	return func(yield func(*corev1.Pod) bool) {
+		var buf [64]byte
+		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(nodeName))
+		s.visit(PodByPhaseNodeIndex, "", string(key), yield)
+	}
+}
+
+// visit calls yield with each Pod indexed under value by the index
+// indexName, in namespace or, when it is empty, in every namespace,
+// until yield returns false.
+func (s *podLister) visit(indexName, namespace, value string, yield func(*corev1.Pod) bool) {
+	if s.store != nil {
+		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
+			if !yield(obj) {
+				return
+			}
+		}
+		return
+	}
+	// The indexer gets a copy of value: passed through client-go's
+	// interface, value itself could not stay on the caller's stack.
+	key := strings.Clone(value)
+	var objs []*corev1.Pod
+	if namespace == "" {
+		objs, _ = s.Lister.ByIndex(indexName, key)
+	} else {
+		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
+	}
+	for _, obj := range objs {
+		if !yield(obj) {
+			return
+		}
+	}
 }
 
 // PodNamespaceLister helps list and get Pods.
@@ -83,10 +148,16 @@ type PodNamespaceLister interface {
 	Get(name string) (*corev1.Pod, error)
 	// ByNode returns the Pods of the namespace indexed by spec.nodeName.
 	ByNode(nodeName string) ([]*corev1.Pod, error)
+	// EachByNode yields the Pods ByNode returns, without building a slice.
+	EachByNode(nodeName string) iter.Seq[*corev1.Pod]
 	// ByReplicaSet returns the Pods of the namespace indexed by the name of their controlling ReplicaSet (apps).
-	ByReplicaSet(value string) ([]*corev1.Pod, error)
+	ByReplicaSet(replicaSet string) ([]*corev1.Pod, error)
+	// EachByReplicaSet yields the Pods ByReplicaSet returns, without building a slice.
+	EachByReplicaSet(replicaSet string) iter.Seq[*corev1.Pod]
 	// ByPhaseNode returns the Pods of the namespace indexed by status.phase,spec.nodeName.
-	ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error)
+	ByPhaseNode(phase corev1.PodPhase, nodeName string) ([]*corev1.Pod, error)
+	// EachByPhaseNode yields the Pods ByPhaseNode returns, without building a slice.
+	EachByPhaseNode(phase corev1.PodPhase, nodeName string) iter.Seq[*corev1.Pod]
 	PodNamespaceListerExpansion
 }
 
@@ -94,18 +165,40 @@ type PodNamespaceLister interface {
 // interface.
 type podNamespaceLister struct {
 	runtimecache.NamespaceLister[*corev1.Pod]
+	lister    *podLister
+	namespace string
 }
 
 func (s podNamespaceLister) ByNode(nodeName string) ([]*corev1.Pod, error) {
-	return s.NamespaceLister.ByIndex(PodByNodeIndex, nodeName)
+	return s.NamespaceLister.ByIndex(PodByNodeIndex, fieldpath.FormatString(nodeName))
 }
 
-func (s podNamespaceLister) ByReplicaSet(value string) ([]*corev1.Pod, error) {
-	return s.NamespaceLister.ByIndex(PodByReplicaSetIndex, value)
+func (s podNamespaceLister) EachByNode(nodeName string) iter.Seq[*corev1.Pod] {
+	return func(yield func(*corev1.Pod) bool) {
+		s.lister.visit(PodByNodeIndex, s.namespace, fieldpath.FormatString(nodeName), yield)
+	}
 }
 
-func (s podNamespaceLister) ByPhaseNode(phase, nodeName string) ([]*corev1.Pod, error) {
-	return s.NamespaceLister.ByIndex(PodByPhaseNodeIndex, fieldpath.JoinValues(phase, nodeName))
+func (s podNamespaceLister) ByReplicaSet(replicaSet string) ([]*corev1.Pod, error) {
+	return s.NamespaceLister.ByIndex(PodByReplicaSetIndex, replicaSet)
+}
+
+func (s podNamespaceLister) EachByReplicaSet(replicaSet string) iter.Seq[*corev1.Pod] {
+	return func(yield func(*corev1.Pod) bool) {
+		s.lister.visit(PodByReplicaSetIndex, s.namespace, replicaSet, yield)
+	}
+}
+
+func (s podNamespaceLister) ByPhaseNode(phase corev1.PodPhase, nodeName string) ([]*corev1.Pod, error) {
+	return s.NamespaceLister.ByIndex(PodByPhaseNodeIndex, fieldpath.JoinValues(fieldpath.FormatString(phase), fieldpath.FormatString(nodeName)))
+}
+
+func (s podNamespaceLister) EachByPhaseNode(phase corev1.PodPhase, nodeName string) iter.Seq[*corev1.Pod] {
+	return func(yield func(*corev1.Pod) bool) {
+		var buf [64]byte
+		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(nodeName))
+		s.lister.visit(PodByPhaseNodeIndex, s.namespace, string(key), yield)
+	}
 }
 
 // The names of the indexes of Pod.

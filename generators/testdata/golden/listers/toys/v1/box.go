@@ -3,6 +3,9 @@
 package v1
 
 import (
+	iter "iter"
+	strings "strings"
+
 	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
@@ -21,35 +24,92 @@ type BoxLister interface {
 	// Objects returned here must be treated as read-only.
 	Get(name string) (*toysv1.Box, error)
 	// BySize returns the Boxes indexed by spec.size.
-	BySize(size string) ([]*toysv1.Box, error)
+	BySize(size int64) ([]*toysv1.Box, error)
+	// EachBySize yields the Boxes BySize returns, without building a slice.
+	EachBySize(size int64) iter.Seq[*toysv1.Box]
 	// ByDefinition returns the Boxes indexed by the name of their controlling CustomResourceDefinition (apiextensions.k8s.io).
-	ByDefinition(value string) ([]*toysv1.Box, error)
+	ByDefinition(customResourceDefinition string) ([]*toysv1.Box, error)
+	// EachByDefinition yields the Boxes ByDefinition returns, without building a slice.
+	EachByDefinition(customResourceDefinition string) iter.Seq[*toysv1.Box]
 	// ByNode returns the Boxes indexed by the name of their controlling Node (core).
-	ByNode(value string) ([]*toysv1.Box, error)
+	ByNode(node string) ([]*toysv1.Box, error)
+	// EachByNode yields the Boxes ByNode returns, without building a slice.
+	EachByNode(node string) iter.Seq[*toysv1.Box]
 	BoxListerExpansion
 }
 
 // boxLister implements the BoxLister interface.
 type boxLister struct {
 	runtimecache.Lister[*toysv1.Box]
+	// store is the typed store behind the indexer, nil when the indexer is
+	// not one of runtime/cache's.
+	store *runtimecache.Indexer[*toysv1.Box]
 }
 
 // NewBoxLister returns a new BoxLister. Its lookups need the indexes
-// of AddBoxIndexes in indexer.
+// of AddBoxIndexes in indexer. Over the indexer of an informer of
+// runtime/cache (as the generated informers' are), the EachBy lookups visit
+// the objects of its typed store without collecting them in a slice; over
+// another indexer, such as client-go's cache.NewIndexer, they list them first,
+// as the By lookups do, and yield nothing when the index is missing.
 func NewBoxLister(indexer cache.Indexer) BoxLister {
-	return &boxLister{runtimecache.NewLister[*toysv1.Box](indexer, toysv1.Resource("box"))}
+	store, _ := runtimecache.StoreOf[*toysv1.Box](indexer)
+	return &boxLister{runtimecache.NewLister[*toysv1.Box](indexer, toysv1.Resource("box")), store}
 }
 
-func (s *boxLister) BySize(size string) ([]*toysv1.Box, error) {
-	return s.Lister.ByIndex(BoxBySizeIndex, size)
+func (s *boxLister) BySize(size int64) ([]*toysv1.Box, error) {
+	return s.Lister.ByIndex(BoxBySizeIndex, fieldpath.FormatInt(size))
 }
 
-func (s *boxLister) ByDefinition(value string) ([]*toysv1.Box, error) {
-	return s.Lister.ByIndex(BoxByDefinitionIndex, value)
+func (s *boxLister) EachBySize(size int64) iter.Seq[*toysv1.Box] {
+	return func(yield func(*toysv1.Box) bool) {
+		var buf [20]byte
+		key := fieldpath.AppendInt(buf[:0], size)
+		s.visit(BoxBySizeIndex, string(key), yield)
+	}
 }
 
-func (s *boxLister) ByNode(value string) ([]*toysv1.Box, error) {
-	return s.Lister.ByIndex(BoxByNodeIndex, value)
+func (s *boxLister) ByDefinition(customResourceDefinition string) ([]*toysv1.Box, error) {
+	return s.Lister.ByIndex(BoxByDefinitionIndex, customResourceDefinition)
+}
+
+func (s *boxLister) EachByDefinition(customResourceDefinition string) iter.Seq[*toysv1.Box] {
+	return func(yield func(*toysv1.Box) bool) {
+		s.visit(BoxByDefinitionIndex, customResourceDefinition, yield)
+	}
+}
+
+func (s *boxLister) ByNode(node string) ([]*toysv1.Box, error) {
+	return s.Lister.ByIndex(BoxByNodeIndex, node)
+}
+
+func (s *boxLister) EachByNode(node string) iter.Seq[*toysv1.Box] {
+	return func(yield func(*toysv1.Box) bool) {
+		s.visit(BoxByNodeIndex, node, yield)
+	}
+}
+
+// visit calls yield with each Box indexed under value by the index
+// indexName,
+// until yield returns false.
+func (s *boxLister) visit(indexName, value string, yield func(*toysv1.Box) bool) {
+	if s.store != nil {
+		for obj := range s.store.IndexedObjects(indexName, "", value) {
+			if !yield(obj) {
+				return
+			}
+		}
+		return
+	}
+	// The indexer gets a copy of value: passed through client-go's
+	// interface, value itself could not stay on the caller's stack.
+	key := strings.Clone(value)
+	objs, _ := s.Lister.ByIndex(indexName, key)
+	for _, obj := range objs {
+		if !yield(obj) {
+			return
+		}
+	}
 }
 
 // The names of the indexes of Box.

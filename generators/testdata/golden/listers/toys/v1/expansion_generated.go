@@ -13,3 +13,11 @@ type CrateListerExpansion interface{}
 // CrateNamespaceListerExpansion allows custom methods to be added to
 // CrateNamespaceLister.
 type CrateNamespaceListerExpansion interface{}
+
+// SensorListerExpansion allows custom methods to be added to
+// SensorLister.
+type SensorListerExpansion interface{}
+
+// SensorNamespaceListerExpansion allows custom methods to be added to
+// SensorNamespaceLister.
+type SensorNamespaceListerExpansion interface{}

@@ -3,6 +3,9 @@
 package v1
 
 import (
+	iter "iter"
+	strings "strings"
+
 	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
@@ -21,63 +24,157 @@ type RobotLister interface {
 	Robots(namespace string) RobotNamespaceLister
 	// ByColor returns the Robots of every namespace indexed by spec.color.
 	ByColor(color string) ([]*toysv1.Robot, error)
+	// EachByColor yields the Robots ByColor returns, without building a slice.
+	EachByColor(color string) iter.Seq[*toysv1.Robot]
 	// ByPart returns the Robots of every namespace indexed by spec.parts[*].name.
-	ByPart(name string) ([]*toysv1.Robot, error)
+	ByPart(partName string) ([]*toysv1.Robot, error)
+	// EachByPart yields the Robots ByPart returns, without building a slice.
+	EachByPart(partName string) iter.Seq[*toysv1.Robot]
 	// ByModeColor returns the Robots of every namespace indexed by status.mode,spec.color.
 	ByModeColor(mode, color string) ([]*toysv1.Robot, error)
+	// EachByModeColor yields the Robots ByModeColor returns, without building a slice.
+	EachByModeColor(mode, color string) iter.Seq[*toysv1.Robot]
 	// ByTeam returns the Robots of every namespace indexed by the value of their label team.
-	ByTeam(value string) ([]*toysv1.Robot, error)
+	ByTeam(team string) ([]*toysv1.Robot, error)
+	// EachByTeam yields the Robots ByTeam returns, without building a slice.
+	EachByTeam(team string) iter.Seq[*toysv1.Robot]
 	// ByMaker returns the Robots of every namespace indexed by the value of their annotation toys.example.dev/maker.
-	ByMaker(value string) ([]*toysv1.Robot, error)
+	ByMaker(maker string) ([]*toysv1.Robot, error)
+	// EachByMaker yields the Robots ByMaker returns, without building a slice.
+	EachByMaker(maker string) iter.Seq[*toysv1.Robot]
 	// ByBox returns the Robots of every namespace indexed by the name of their controlling Box (toys.example.dev).
-	ByBox(value string) ([]*toysv1.Robot, error)
+	ByBox(box string) ([]*toysv1.Robot, error)
+	// EachByBox yields the Robots ByBox returns, without building a slice.
+	EachByBox(box string) iter.Seq[*toysv1.Robot]
 	// ByLength returns the Robots of every namespace indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.LengthOf.
-	ByLength(value string) ([]*toysv1.Robot, error)
+	ByLength(length string) ([]*toysv1.Robot, error)
+	// EachByLength yields the Robots ByLength returns, without building a slice.
+	EachByLength(length string) iter.Seq[*toysv1.Robot]
 	RobotListerExpansion
 }
 
 // robotLister implements the RobotLister interface.
 type robotLister struct {
 	runtimecache.Lister[*toysv1.Robot]
+	// store is the typed store behind the indexer, nil when the indexer is
+	// not one of runtime/cache's.
+	store *runtimecache.Indexer[*toysv1.Robot]
 }
 
 // NewRobotLister returns a new RobotLister. Its lookups need the indexes
-// of AddRobotIndexes in indexer.
+// of AddRobotIndexes in indexer. Over the indexer of an informer of
+// runtime/cache (as the generated informers' are), the EachBy lookups visit
+// the objects of its typed store without collecting them in a slice; over
+// another indexer, such as client-go's cache.NewIndexer, they list them first,
+// as the By lookups do, and yield nothing when the index is missing.
 func NewRobotLister(indexer cache.Indexer) RobotLister {
-	return &robotLister{runtimecache.NewLister[*toysv1.Robot](indexer, toysv1.Resource("robot"))}
+	store, _ := runtimecache.StoreOf[*toysv1.Robot](indexer)
+	return &robotLister{runtimecache.NewLister[*toysv1.Robot](indexer, toysv1.Resource("robot")), store}
 }
 
 // Robots returns an object that can list and get Robots.
 func (s *robotLister) Robots(namespace string) RobotNamespaceLister {
-	return robotNamespaceLister{s.Lister.Namespace(namespace)}
+	return robotNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
 }
 
 func (s *robotLister) ByColor(color string) ([]*toysv1.Robot, error) {
-	return s.Lister.ByIndex(RobotByColorIndex, color)
+	return s.Lister.ByIndex(RobotByColorIndex, fieldpath.FormatString(color))
 }
 
-func (s *robotLister) ByPart(name string) ([]*toysv1.Robot, error) {
-	return s.Lister.ByIndex(RobotByPartIndex, name)
+func (s *robotLister) EachByColor(color string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.visit(RobotByColorIndex, "", fieldpath.FormatString(color), yield)
+	}
+}
+
+func (s *robotLister) ByPart(partName string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByPartIndex, fieldpath.FormatString(partName))
+}
+
+func (s *robotLister) EachByPart(partName string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.visit(RobotByPartIndex, "", fieldpath.FormatString(partName), yield)
+	}
 }
 
 func (s *robotLister) ByModeColor(mode, color string) ([]*toysv1.Robot, error) {
-	return s.Lister.ByIndex(RobotByModeColorIndex, fieldpath.JoinValues(mode, color))
+	return s.Lister.ByIndex(RobotByModeColorIndex, fieldpath.JoinValues(fieldpath.FormatString(mode), fieldpath.FormatString(color)))
 }
 
-func (s *robotLister) ByTeam(value string) ([]*toysv1.Robot, error) {
-	return s.Lister.ByIndex(RobotByTeamIndex, value)
+func (s *robotLister) EachByModeColor(mode, color string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		var buf [64]byte
+		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(mode), fieldpath.FormatString(color))
+		s.visit(RobotByModeColorIndex, "", string(key), yield)
+	}
 }
 
-func (s *robotLister) ByMaker(value string) ([]*toysv1.Robot, error) {
-	return s.Lister.ByIndex(RobotByMakerIndex, value)
+func (s *robotLister) ByTeam(team string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByTeamIndex, team)
 }
 
-func (s *robotLister) ByBox(value string) ([]*toysv1.Robot, error) {
-	return s.Lister.ByIndex(RobotByBoxIndex, value)
+func (s *robotLister) EachByTeam(team string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.visit(RobotByTeamIndex, "", team, yield)
+	}
 }
 
-func (s *robotLister) ByLength(value string) ([]*toysv1.Robot, error) {
-	return s.Lister.ByIndex(RobotByLengthIndex, value)
+func (s *robotLister) ByMaker(maker string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByMakerIndex, maker)
+}
+
+func (s *robotLister) EachByMaker(maker string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.visit(RobotByMakerIndex, "", maker, yield)
+	}
+}
+
+func (s *robotLister) ByBox(box string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByBoxIndex, box)
+}
+
+func (s *robotLister) EachByBox(box string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.visit(RobotByBoxIndex, "", box, yield)
+	}
+}
+
+func (s *robotLister) ByLength(length string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByLengthIndex, length)
+}
+
+func (s *robotLister) EachByLength(length string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.visit(RobotByLengthIndex, "", length, yield)
+	}
+}
+
+// visit calls yield with each Robot indexed under value by the index
+// indexName, in namespace or, when it is empty, in every namespace,
+// until yield returns false.
+func (s *robotLister) visit(indexName, namespace, value string, yield func(*toysv1.Robot) bool) {
+	if s.store != nil {
+		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
+			if !yield(obj) {
+				return
+			}
+		}
+		return
+	}
+	// The indexer gets a copy of value: passed through client-go's
+	// interface, value itself could not stay on the caller's stack.
+	key := strings.Clone(value)
+	var objs []*toysv1.Robot
+	if namespace == "" {
+		objs, _ = s.Lister.ByIndex(indexName, key)
+	} else {
+		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
+	}
+	for _, obj := range objs {
+		if !yield(obj) {
+			return
+		}
+	}
 }
 
 // RobotNamespaceLister helps list and get Robots.
@@ -91,18 +188,32 @@ type RobotNamespaceLister interface {
 	Get(name string) (*toysv1.Robot, error)
 	// ByColor returns the Robots of the namespace indexed by spec.color.
 	ByColor(color string) ([]*toysv1.Robot, error)
+	// EachByColor yields the Robots ByColor returns, without building a slice.
+	EachByColor(color string) iter.Seq[*toysv1.Robot]
 	// ByPart returns the Robots of the namespace indexed by spec.parts[*].name.
-	ByPart(name string) ([]*toysv1.Robot, error)
+	ByPart(partName string) ([]*toysv1.Robot, error)
+	// EachByPart yields the Robots ByPart returns, without building a slice.
+	EachByPart(partName string) iter.Seq[*toysv1.Robot]
 	// ByModeColor returns the Robots of the namespace indexed by status.mode,spec.color.
 	ByModeColor(mode, color string) ([]*toysv1.Robot, error)
+	// EachByModeColor yields the Robots ByModeColor returns, without building a slice.
+	EachByModeColor(mode, color string) iter.Seq[*toysv1.Robot]
 	// ByTeam returns the Robots of the namespace indexed by the value of their label team.
-	ByTeam(value string) ([]*toysv1.Robot, error)
+	ByTeam(team string) ([]*toysv1.Robot, error)
+	// EachByTeam yields the Robots ByTeam returns, without building a slice.
+	EachByTeam(team string) iter.Seq[*toysv1.Robot]
 	// ByMaker returns the Robots of the namespace indexed by the value of their annotation toys.example.dev/maker.
-	ByMaker(value string) ([]*toysv1.Robot, error)
+	ByMaker(maker string) ([]*toysv1.Robot, error)
+	// EachByMaker yields the Robots ByMaker returns, without building a slice.
+	EachByMaker(maker string) iter.Seq[*toysv1.Robot]
 	// ByBox returns the Robots of the namespace indexed by the name of their controlling Box (toys.example.dev).
-	ByBox(value string) ([]*toysv1.Robot, error)
+	ByBox(box string) ([]*toysv1.Robot, error)
+	// EachByBox yields the Robots ByBox returns, without building a slice.
+	EachByBox(box string) iter.Seq[*toysv1.Robot]
 	// ByLength returns the Robots of the namespace indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.LengthOf.
-	ByLength(value string) ([]*toysv1.Robot, error)
+	ByLength(length string) ([]*toysv1.Robot, error)
+	// EachByLength yields the Robots ByLength returns, without building a slice.
+	EachByLength(length string) iter.Seq[*toysv1.Robot]
 	RobotNamespaceListerExpansion
 }
 
@@ -110,34 +221,80 @@ type RobotNamespaceLister interface {
 // interface.
 type robotNamespaceLister struct {
 	runtimecache.NamespaceLister[*toysv1.Robot]
+	lister    *robotLister
+	namespace string
 }
 
 func (s robotNamespaceLister) ByColor(color string) ([]*toysv1.Robot, error) {
-	return s.NamespaceLister.ByIndex(RobotByColorIndex, color)
+	return s.NamespaceLister.ByIndex(RobotByColorIndex, fieldpath.FormatString(color))
 }
 
-func (s robotNamespaceLister) ByPart(name string) ([]*toysv1.Robot, error) {
-	return s.NamespaceLister.ByIndex(RobotByPartIndex, name)
+func (s robotNamespaceLister) EachByColor(color string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.lister.visit(RobotByColorIndex, s.namespace, fieldpath.FormatString(color), yield)
+	}
+}
+
+func (s robotNamespaceLister) ByPart(partName string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByPartIndex, fieldpath.FormatString(partName))
+}
+
+func (s robotNamespaceLister) EachByPart(partName string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.lister.visit(RobotByPartIndex, s.namespace, fieldpath.FormatString(partName), yield)
+	}
 }
 
 func (s robotNamespaceLister) ByModeColor(mode, color string) ([]*toysv1.Robot, error) {
-	return s.NamespaceLister.ByIndex(RobotByModeColorIndex, fieldpath.JoinValues(mode, color))
+	return s.NamespaceLister.ByIndex(RobotByModeColorIndex, fieldpath.JoinValues(fieldpath.FormatString(mode), fieldpath.FormatString(color)))
 }
 
-func (s robotNamespaceLister) ByTeam(value string) ([]*toysv1.Robot, error) {
-	return s.NamespaceLister.ByIndex(RobotByTeamIndex, value)
+func (s robotNamespaceLister) EachByModeColor(mode, color string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		var buf [64]byte
+		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(mode), fieldpath.FormatString(color))
+		s.lister.visit(RobotByModeColorIndex, s.namespace, string(key), yield)
+	}
 }
 
-func (s robotNamespaceLister) ByMaker(value string) ([]*toysv1.Robot, error) {
-	return s.NamespaceLister.ByIndex(RobotByMakerIndex, value)
+func (s robotNamespaceLister) ByTeam(team string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByTeamIndex, team)
 }
 
-func (s robotNamespaceLister) ByBox(value string) ([]*toysv1.Robot, error) {
-	return s.NamespaceLister.ByIndex(RobotByBoxIndex, value)
+func (s robotNamespaceLister) EachByTeam(team string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.lister.visit(RobotByTeamIndex, s.namespace, team, yield)
+	}
 }
 
-func (s robotNamespaceLister) ByLength(value string) ([]*toysv1.Robot, error) {
-	return s.NamespaceLister.ByIndex(RobotByLengthIndex, value)
+func (s robotNamespaceLister) ByMaker(maker string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByMakerIndex, maker)
+}
+
+func (s robotNamespaceLister) EachByMaker(maker string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.lister.visit(RobotByMakerIndex, s.namespace, maker, yield)
+	}
+}
+
+func (s robotNamespaceLister) ByBox(box string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByBoxIndex, box)
+}
+
+func (s robotNamespaceLister) EachByBox(box string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.lister.visit(RobotByBoxIndex, s.namespace, box, yield)
+	}
+}
+
+func (s robotNamespaceLister) ByLength(length string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByLengthIndex, length)
+}
+
+func (s robotNamespaceLister) EachByLength(length string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.lister.visit(RobotByLengthIndex, s.namespace, length, yield)
+	}
 }
 
 // The names of the indexes of Robot.
