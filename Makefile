@@ -54,12 +54,14 @@ verify:
 unit:
 	$(GO) test -race -count=1 $(RACE_PKGS)
 	$(GO) test -count=1 ./generators/...
-	$(GO) test -count=1 -run 'AllocatesNothing' ./runtime/...
+	$(GO) test -count=1 -run 'AllocatesNothing' ./runtime/... ./examples/...
 
 ## fuzz: run each fuzz target briefly (a fixed number of inputs).
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
 	$(GO) test -run '^$$' -fuzz '^FuzzJoinSplit$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
+	$(GO) test -run '^$$' -fuzz '^FuzzAppendValues$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseIndexSpec$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x ./generators/markers/
 
 ## compat: generate informer-gen + lister-gen output and informer-gen-plus

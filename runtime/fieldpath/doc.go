@@ -40,15 +40,21 @@
 //
 // # Layout
 //
-// The package has three parts, one file each, with different users:
+// The package has five parts, one file each, with different users:
 //
-//   - grammar.go: Parse, Key, Path and Segment. Used by the code generator
-//     (and by anything that declares indexes at run time); generated code
-//     never parses a path.
+//   - grammar.go: Parse, Key, Path and Segment: the grammar of a field path.
+//     Generated code never parses a path.
+//   - index.go: IndexSpec, ParseIndexSpec, NewIndexSpec and ParseOwner: the
+//     grammar of an index declaration (the field, label, annotation and owner
+//     arguments of an +index marker). The code generator checks markers with
+//     it, and the dynamic and metadata informers declare run-time indexes
+//     with it, so a declaration means the same in both.
 //   - encoding.go: FormatString, FormatBool, FormatInt, JoinValues,
 //     SplitValues and Combine. Generated index functions and lookups call
 //     these, so this is the part whose behaviour is a compatibility contract:
 //     changing an encoding changes every generated index.
+//   - append.go: AppendInt and AppendValues, the same encoding written into a
+//     caller's buffer, for generated lookups that allocate nothing.
 //   - eval.go: Key.Values and Path.Values, the evaluator of a key on an
 //     object's JSON form (map[string]any). It defines what the generated,
 //     typed index functions must compute, and tests compare the two.
