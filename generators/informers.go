@@ -14,6 +14,10 @@ import (
 // factory.
 const RuntimeInformersPkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 
+// RuntimeDiscoveryPkg is the import path of the runtime's discovery gating,
+// whose states the generated factories report.
+const RuntimeDiscoveryPkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
+
 // informerTargets lays out the informers as informer-gen does, below the
 // factory's package: factory.go and generic.go, internalinterfaces/, one
 // package per group and one per group version.
@@ -198,6 +202,10 @@ func factoryArgs(l layout, groups []*Group) func(*generator.Context) generator.A
 			"withTransform":          types.Ref(RuntimeInformersPkg, "WithTransform"),
 			"withCustomResyncConfig": types.Ref(RuntimeInformersPkg, "WithCustomResyncConfig"),
 			"withInformerName":       types.Ref(RuntimeInformersPkg, "WithInformerName"),
+			"withDiscovery":          types.Ref(RuntimeInformersPkg, "WithDiscovery"),
+			"discoveryClient":        types.Ref("k8s.io/client-go/discovery", "DiscoveryInterfaceWithContext"),
+			"discoveryMode":          types.Ref(RuntimeDiscoveryPkg, "Mode"),
+			"discoveryStatus":        types.Ref(RuntimeDiscoveryPkg, "Status"),
 		})
 	}
 }

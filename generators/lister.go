@@ -15,6 +15,7 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/generators/indexfunc"
 	"github.com/informer-gen-plus/informer-gen-plus/generators/markers"
 	"github.com/informer-gen-plus/informer-gen-plus/generators/resolve"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	"github.com/informer-gen-plus/informer-gen-plus/templates"
 )
 
@@ -236,7 +237,7 @@ func describeIndex(ix *Index) string {
 	case markers.FromAnnotation:
 		return "by the value of their annotation " + ix.Spec.Key
 	case markers.FromOwner:
-		return "by the name of their controlling " + ix.Spec.Key + " (" + cmp.Or(ix.Spec.Group, markers.CoreGroup) + ")"
+		return "by the name of their controlling " + ix.Spec.Key + " (" + cmp.Or(ix.Spec.Group, fieldpath.CoreGroup) + ")"
 	case markers.FromFunc:
 		return "by " + ix.Spec.Func
 	}

@@ -327,11 +327,7 @@ func (b *modelBuilder) addIndex(k *Kind, m markers.Marker) {
 	ix := &Index{Marker: m, Spec: indexfunc.Spec{Source: m.Source, Key: m.Value}}
 	switch m.Source {
 	case markers.FromField:
-		key, err := fieldpath.Parse(m.Value)
-		if err != nil {
-			b.fail(m.Errorf("%v", err))
-			return
-		}
+		key := m.Spec.Field // markers.Parse read it
 		names := fieldParamNames(key)
 		for i, p := range key {
 			r, err := resolve.Resolve(k.Type, p)
@@ -345,13 +341,9 @@ func (b *modelBuilder) addIndex(k *Kind, m markers.Marker) {
 	case markers.FromLabel, markers.FromAnnotation:
 		ix.Params = []Param{{Name: keyParamName(m.Value)}}
 	case markers.FromOwner:
-		owner, err := markers.ParseOwner(m.Value)
-		if err != nil { // markers.Parse checked it
-			b.fail(m.Errorf("%v", err))
-			return
-		}
+		owner := m.Spec.Owner // markers.Parse read it
 		ix.Spec.Key, ix.Spec.Group = owner.Kind, owner.Group
-		if !owner.Qualified {
+		if m.Spec.OwnerUnqualified {
 			b.unqualifiedOwners = append(b.unqualifiedOwners, ix)
 		}
 		ix.Params = []Param{{Name: identParamName(owner.Kind)}}
@@ -393,7 +385,7 @@ func (b *modelBuilder) resolveOwners() {
 			continue
 		}
 		group := v.Group.Name
-		if group == markers.CoreGroup {
+		if group == fieldpath.CoreGroup {
 			group = ""
 		}
 		for name, t := range p.Types {
@@ -411,11 +403,11 @@ func (b *modelBuilder) resolveOwners() {
 		case 0:
 			b.fail(ix.Marker.Errorf("owner kind %s is not a kind of the input packages, so its API group is unknown; "+
 				"name the group: owner: \"<group>/%s\" (\"%s/%s\" for the core group), such as owner: \"apps/ReplicaSet\"",
-				kind, kind, markers.CoreGroup, kind))
+				kind, kind, fieldpath.CoreGroup, kind))
 		default:
 			qualified := make([]string, len(found))
 			for i, g := range found {
-				qualified[i] = fmt.Sprintf("%q", cmp.Or(g, markers.CoreGroup)+"/"+kind)
+				qualified[i] = fmt.Sprintf("%q", cmp.Or(g, fieldpath.CoreGroup)+"/"+kind)
 			}
 			b.fail(ix.Marker.Errorf("owner kind %s is a kind of several groups of the input packages; name the group: owner: %s",
 				kind, strings.Join(qualified, " or ")))

@@ -33,7 +33,9 @@ type Arg struct {
 	PackageOnly bool
 
 	// check validates the argument's value; its error is the reason,
-	// without the marker's position.
+	// without the marker's position. The values of the field, label,
+	// annotation and owner sources are not checked here: Parse reads them
+	// with fieldpath.NewIndexSpec, the grammar of the run-time indexes too.
 	check func(value string) error
 	// set records the value in the marker.
 	set func(m *Marker, value string)
@@ -81,10 +83,12 @@ var Args = []Arg{
 	},
 	{
 		Name:    "label",
-		Syntax:  "a label key",
+		Syntax:  `a label key, such as team or "app.kubernetes.io/name" (an optional DNS subdomain prefix and a slash, then a name of at most 63 characters)`,
 		Summary: "the value of that label (absent: no value)",
 		Source:  true,
 		Doc: "Indexes the value of a label; an object without the label is not indexed. " +
+			"The key must be a valid Kubernetes label key (a qualified name: an optional DNS subdomain prefix and a slash, " +
+			"then a name of at most 63 characters of letters, digits, `-`, `_` and `.` that starts and ends with a letter or digit). " +
 			"The lookup's parameter is a string named after the label key's name " +
 			"(`app.kubernetes.io/name` gives `name`, `example.dev/owner-team` gives `ownerTeam`). " +
 			"A label index also narrows `List` with a label selector that requires one value of the label.",
@@ -93,10 +97,10 @@ var Args = []Arg{
 	},
 	{
 		Name:     "annotation",
-		Syntax:   "an annotation key",
+		Syntax:   `an annotation key, such as "example.dev/owner-team" (the form of a label key, in any case)`,
 		Summary:  "the value of that annotation (absent: no value)",
 		Source:   true,
-		Doc:      "Indexes the value of an annotation; an object without the annotation is not indexed. The lookup's parameter is a string named after the annotation key's name, as for `label`.",
+		Doc:      "Indexes the value of an annotation; an object without the annotation is not indexed. The key must be a valid Kubernetes annotation key: the form of a label key, in any case. The lookup's parameter is a string named after the annotation key's name, as for `label`.",
 		Examples: []string{`+index(name: byOwnerTeam, annotation: "example.dev/owner-team")`},
 		set:      func(m *Marker, v string) { m.Source, m.Value = FromAnnotation, v },
 	},
@@ -112,10 +116,6 @@ var Args = []Arg{
 		Examples: []string{
 			"+index(name: byShop, owner: Shop)",
 			`+index(name: byReplicaSet, owner: "apps/ReplicaSet")`,
-		},
-		check: func(v string) error {
-			_, err := ParseOwner(v)
-			return err
 		},
 		set: func(m *Marker, v string) { m.Source, m.Value = FromOwner, v },
 	},

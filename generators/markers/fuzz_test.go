@@ -7,7 +7,8 @@ import (
 )
 
 // FuzzParse: Parse never panics, and either returns a marker whose name and
-// source are set, or a marker error that starts with file:line.
+// source are set (and, but for func, a valid spec of that source), or a
+// marker error that starts with file:line.
 func FuzzParse(f *testing.F) {
 	for _, seed := range []string{
 		"+index(name: byColor, field: spec.color)",
@@ -34,6 +35,11 @@ func FuzzParse(f *testing.F) {
 		}
 		if !isIndexName(m.Name) || m.Source == "" || m.Value == "" || (m.For != "") != packageLevel {
 			t.Fatalf("Parse(%q) accepted an incomplete marker %+v", line, m)
+		}
+		if m.Source != FromFunc {
+			if err := m.Spec.Validate(); err != nil || string(m.Spec.Source()) != string(m.Source) {
+				t.Fatalf("Parse(%q) = spec %+v of source %q (%v), want a valid %s spec", line, m.Spec, m.Spec.Source(), err, m.Source)
+			}
 		}
 		for _, name := range ParamNames(m.Param) {
 			if CheckParamName(name) != nil {

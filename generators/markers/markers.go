@@ -16,11 +16,13 @@
 // On a type's doc comment a marker declares an index of that type; on a
 // package's doc comment it must name the type with for. Args defines every
 // argument, for the parser and for the documentation alike. This package
-// checks the marker's own shape (arguments, names, exactly one source, the
-// form of an owner, parameter names); whether a field path or function
-// exists, the API group of an owner kind the marker does not qualify, and
-// whether param names one parameter per path, are checked against the types
-// later.
+// checks the marker's own shape (arguments, names, exactly one source,
+// parameter names) and reads the value of a field, label, annotation or
+// owner source with fieldpath.NewIndexSpec, the grammar the run-time indexes
+// share (field path syntax, label and annotation keys, the form of an
+// owner); whether a field path or function exists, the API group of an
+// owner kind the marker does not qualify, and whether param names one
+// parameter per path, are checked against the types later.
 package markers
 
 import (
@@ -28,12 +30,11 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"unicode"
 
-	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/gengo/v2/codetags"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 )
 
 // Prefix is what starts a marker line, after the comment slashes.
@@ -51,54 +52,6 @@ const (
 	FromFunc       SourceKind = "func"
 )
 
-// CoreGroup is how an owner argument writes the core API group, whose name
-// is empty: owner: "core/Node".
-const CoreGroup = "core"
-
-// Owner is the kind an owner index files objects under: an object is filed
-// under the name of its controlling owner reference when that reference is
-// of this kind and group, in any version of the group.
-type Owner struct {
-	// Group is the API group of the kind, "" for the core group. It is ""
-	// too when the marker does not name the group (Qualified is false):
-	// the generator then looks the kind up in its input packages.
-	Group string
-	// Kind is the owner's kind ("ReplicaSet").
-	Kind string
-	// Qualified says whether the marker names the group.
-	Qualified bool
-}
-
-// ParseOwner parses the value of an owner argument: a kind ("Shop"), or a
-// group and a kind ("apps/ReplicaSet"; "core/Node" for the core group). It
-// takes no version: owner references of every version of the group match.
-func ParseOwner(value string) (Owner, error) {
-	group, kind, qualified := strings.Cut(value, "/")
-	if !qualified {
-		kind, group = value, ""
-	}
-	example := "\"apps/ReplicaSet\""
-	switch {
-	case strings.Contains(kind, "/"):
-		return Owner{}, fmt.Errorf("owner %q must be Kind or group/Kind, such as %s: owner references of every version of the group match", value, example)
-	case qualified && group == "":
-		return Owner{}, fmt.Errorf("owner %q has an empty group; the core group is written %s, such as \"%s/%s\"", value, CoreGroup, CoreGroup, kind)
-	case qualified && versionRE.MatchString(group):
-		return Owner{}, fmt.Errorf("owner %q names a version, not a group; write group/Kind (\"%s/%s\" for the core group): owner references of every version of the group match", value, CoreGroup, kind)
-	case qualified && len(validation.IsDNS1123Subdomain(group)) > 0:
-		return Owner{}, fmt.Errorf("owner %q: %q is not an API group name (a DNS subdomain, such as apps or example.dev)", value, group)
-	case !token.IsIdentifier(kind) || !unicode.IsUpper(rune(kind[0])):
-		return Owner{}, fmt.Errorf("owner %q: %q is not a kind (a Go identifier starting with an upper-case letter, such as ReplicaSet)", value, kind)
-	}
-	if group == CoreGroup {
-		group = ""
-	}
-	return Owner{Group: group, Kind: kind, Qualified: qualified}, nil
-}
-
-// versionRE matches Kubernetes API version names (v1, v1beta2, v2alpha1).
-var versionRE = regexp.MustCompile(`^v[0-9]+((alpha|beta)[0-9]+)?$`)
-
 // Marker is one parsed +index marker.
 type Marker struct {
 	// Pos is where the marker's comment line is.
@@ -113,10 +66,15 @@ type Marker struct {
 	Name string
 	// Source says which source argument the marker has, and Value is that
 	// argument's value: a field path, a label or annotation key, an owner
-	// kind as ParseOwner reads it ("Shop", "apps/ReplicaSet"), or a fully
-	// qualified function ("example.dev/pkg.Func").
+	// kind as fieldpath.ParseOwner reads it ("Shop", "apps/ReplicaSet"), or
+	// a fully qualified function ("example.dev/pkg.Func").
 	Source SourceKind
 	Value  string
+	// Spec is the index declaration the source argument makes, as
+	// fieldpath.NewIndexSpec reads it (the grammar the run-time indexes of
+	// the dynamic and metadata informers share); zero for a func source,
+	// which exists only at generation time.
+	Spec fieldpath.IndexSpec
 	// Param is the value of the optional param argument: the names of the
 	// lookups' parameters, comma-separated (see ParamNames); empty when the
 	// names come from the source.
@@ -216,6 +174,13 @@ func Parse(pos token.Position, line string, packageLevel bool) (Marker, error) {
 				return m, m.Errorf("%v", err)
 			}
 		}
+	}
+	if m.Source != FromFunc {
+		spec, err := fieldpath.NewIndexSpec(fieldpath.IndexSource(m.Source), m.Value)
+		if err != nil {
+			return m, m.Errorf("%v", err)
+		}
+		m.Spec = spec
 	}
 	if names := ParamNames(m.Param); len(names) > 1 && m.Source != FromField {
 		return m, m.Errorf("param names %d parameters, but a %s index is looked up by one value", len(names), m.Source)

@@ -2,32 +2,45 @@ package markers
 
 import (
 	"errors"
+	"fmt"
 	"go/token"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 )
 
 var here = token.Position{Filename: "types.go", Line: 7, Column: 4}
 
 func TestParseAcceptsEveryForm(t *testing.T) {
+	field := func(value string) fieldpath.IndexSpec {
+		key, err := fieldpath.Parse(value)
+		if err != nil {
+			t.Fatalf("fieldpath.Parse(%q): %v", value, err)
+		}
+		return fieldpath.IndexSpec{Field: key}
+	}
 	for _, tc := range []struct {
 		line         string
 		packageLevel bool
 		want         Marker
 	}{
-		{"+index(name: byColor, field: spec.color)", false, Marker{Name: "byColor", Source: FromField, Value: "spec.color"}},
-		{`+index(name: byImage, field: "spec.containers[*].image")`, false, Marker{Name: "byImage", Source: FromField, Value: "spec.containers[*].image"}},
-		{`+index(name: byPhaseNode, field: "status.phase,spec.nodeName")`, false, Marker{Name: "byPhaseNode", Source: FromField, Value: "status.phase,spec.nodeName"}},
-		{"+index(name: byTeam, label: team)", false, Marker{Name: "byTeam", Source: FromLabel, Value: "team"}},
-		{`+index(name: byOwnerTeam, annotation: "example.dev/owner-team")`, false, Marker{Name: "byOwnerTeam", Source: FromAnnotation, Value: "example.dev/owner-team"}},
-		{"+index(name: byShop, owner: Shop)", false, Marker{Name: "byShop", Source: FromOwner, Value: "Shop"}},
-		{`+index(name: byReplicaSet, owner: "apps/ReplicaSet")`, false, Marker{Name: "byReplicaSet", Source: FromOwner, Value: "apps/ReplicaSet"}},
+		{"+index(name: byColor, field: spec.color)", false, Marker{Name: "byColor", Source: FromField, Value: "spec.color", Spec: field("spec.color")}},
+		{`+index(name: byImage, field: "spec.containers[*].image")`, false, Marker{Name: "byImage", Source: FromField, Value: "spec.containers[*].image", Spec: field("spec.containers[*].image")}},
+		{`+index(name: byPhaseNode, field: "status.phase,spec.nodeName")`, false, Marker{Name: "byPhaseNode", Source: FromField, Value: "status.phase,spec.nodeName", Spec: field("status.phase,spec.nodeName")}},
+		{"+index(name: byTeam, label: team)", false, Marker{Name: "byTeam", Source: FromLabel, Value: "team", Spec: fieldpath.IndexSpec{Label: "team"}}},
+		{`+index(name: byOwnerTeam, annotation: "example.dev/owner-team")`, false, Marker{Name: "byOwnerTeam", Source: FromAnnotation, Value: "example.dev/owner-team", Spec: fieldpath.IndexSpec{Annotation: "example.dev/owner-team"}}},
+		{"+index(name: byShop, owner: Shop)", false, Marker{Name: "byShop", Source: FromOwner, Value: "Shop", Spec: fieldpath.IndexSpec{Owner: schema.GroupKind{Kind: "Shop"}, OwnerUnqualified: true}}},
+		{`+index(name: byReplicaSet, owner: "apps/ReplicaSet")`, false, Marker{Name: "byReplicaSet", Source: FromOwner, Value: "apps/ReplicaSet", Spec: fieldpath.IndexSpec{Owner: schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}}}},
 		{`+index(name: byZone, func: "example.dev/shop/indexing.ZoneOf")`, false, Marker{Name: "byZone", Source: FromFunc, Value: "example.dev/shop/indexing.ZoneOf"}},
-		{`+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)`, true, Marker{For: "k8s.io/api/core/v1.Pod", Name: "byNode", Source: FromField, Value: "spec.nodeName"}},
+		{`+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)`, true, Marker{For: "k8s.io/api/core/v1.Pod", Name: "byNode", Source: FromField, Value: "spec.nodeName", Spec: field("spec.nodeName")}},
 		{`+index(name: byZone, func: "example.dev/shop/indexing.ZoneOf", param: zone)`, false, Marker{Name: "byZone", Source: FromFunc, Value: "example.dev/shop/indexing.ZoneOf", Param: "zone"}},
-		{`+index(name: byPhaseNode, field: "status.phase,spec.nodeName", param: "phase, node")`, false, Marker{Name: "byPhaseNode", Source: FromField, Value: "status.phase,spec.nodeName", Param: "phase, node"}},
+		{`+index(name: byPhaseNode, field: "status.phase,spec.nodeName", param: "phase, node")`, false, Marker{Name: "byPhaseNode", Source: FromField, Value: "status.phase,spec.nodeName", Param: "phase, node", Spec: field("status.phase,spec.nodeName")}},
 	} {
 		got, err := Parse(here, tc.line, tc.packageLevel)
 		if err != nil {
@@ -35,7 +48,7 @@ func TestParseAcceptsEveryForm(t *testing.T) {
 			continue
 		}
 		tc.want.Pos, tc.want.Text = here, tc.line
-		if got != tc.want {
+		if !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("Parse(%s) = %+v, want %+v", tc.line, got, tc.want)
 		}
 	}
@@ -67,6 +80,12 @@ func TestParseRejectsMalformedMarkers(t *testing.T) {
 		{"+index(name: byColor, field: spec.color)=x", false, "takes no value"},
 		{`+index(name: byOwner, owner: "apps/v1/ReplicaSet")`, false, `owner "apps/v1/ReplicaSet" must be Kind or group/Kind`},
 		{`+index(name: byOwner, owner: replicaSet)`, false, `"replicaSet" is not a kind`},
+		{`+index(name: byColor, field: "spec..color")`, false, "spec..color"},
+		{`+index(name: byTeam, label: "team name")`, false, `label "team name" is not a label key`},
+		{`+index(name: byTeam, label: "Example.dev/team")`, false, `label "Example.dev/team" is not a label key`},
+		{`+index(name: byTeam, label: "example.dev/-team")`, false, `label "example.dev/-team" is not a label key`},
+		{`+index(name: byOwnerTeam, annotation: "example.dev/owner team")`, false, `annotation "example.dev/owner team" is not an annotation key`},
+		{`+index(name: byOwnerTeam, annotation: "a/b/c")`, false, `annotation "a/b/c" is not an annotation key`},
 		{`+index(name: byZone, func: "a.b/c.ZoneOf", param: Zone)`, false, `param "Zone" must be a Go identifier starting with a lower-case letter`},
 		{`+index(name: byZone, func: "a.b/c.ZoneOf", param: "zone-name")`, false, `param "zone-name" must be a Go identifier`},
 		{`+index(name: byZone, func: "a.b/c.ZoneOf", param: range)`, false, `param "range" is a Go keyword`},
@@ -129,16 +148,19 @@ func TestParamNames(t *testing.T) {
 	}
 }
 
-func TestParseOwner(t *testing.T) {
+// An owner argument is read by fieldpath.ParseOwner, the form the run-time
+// indexes take too, with its messages.
+func TestParseReadsOwners(t *testing.T) {
 	for _, tc := range []struct {
-		value   string
-		want    Owner
-		wantErr string
+		value       string
+		want        schema.GroupKind
+		unqualified bool
+		wantErr     string
 	}{
-		{value: "Shop", want: Owner{Kind: "Shop"}},
-		{value: "apps/ReplicaSet", want: Owner{Group: "apps", Kind: "ReplicaSet", Qualified: true}},
-		{value: "shop.example.dev/Widget", want: Owner{Group: "shop.example.dev", Kind: "Widget", Qualified: true}},
-		{value: "core/Node", want: Owner{Kind: "Node", Qualified: true}},
+		{value: "Shop", want: schema.GroupKind{Kind: "Shop"}, unqualified: true},
+		{value: "apps/ReplicaSet", want: schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}},
+		{value: "shop.example.dev/Widget", want: schema.GroupKind{Group: "shop.example.dev", Kind: "Widget"}},
+		{value: "core/Node", want: schema.GroupKind{Kind: "Node"}},
 		{value: "/Node", wantErr: `the core group is written core, such as "core/Node"`},
 		{value: "v1/Node", wantErr: `names a version, not a group; write group/Kind ("core/Node" for the core group)`},
 		{value: "apps/v1/ReplicaSet", wantErr: "must be Kind or group/Kind"},
@@ -147,14 +169,15 @@ func TestParseOwner(t *testing.T) {
 		{value: "apps/replicaSet", wantErr: `"replicaSet" is not a kind`},
 		{value: "Replica-Set", wantErr: `"Replica-Set" is not a kind`},
 	} {
-		got, err := ParseOwner(tc.value)
+		line := fmt.Sprintf("+index(name: byOwner, owner: %q)", tc.value)
+		m, err := Parse(here, line, false)
 		switch {
 		case tc.wantErr == "" && err != nil:
-			t.Errorf("ParseOwner(%q): %v", tc.value, err)
-		case tc.wantErr == "" && got != tc.want:
-			t.Errorf("ParseOwner(%q) = %+v, want %+v", tc.value, got, tc.want)
+			t.Errorf("Parse(%s): %v", line, err)
+		case tc.wantErr == "" && (m.Spec.Owner != tc.want || m.Spec.OwnerUnqualified != tc.unqualified):
+			t.Errorf("Parse(%s) = owner %+v (unqualified %v), want %+v (unqualified %v)", line, m.Spec.Owner, m.Spec.OwnerUnqualified, tc.want, tc.unqualified)
 		case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
-			t.Errorf("ParseOwner(%q) = %+v, %v; want an error containing %q", tc.value, got, err, tc.wantErr)
+			t.Errorf("Parse(%s) = %+v, %v; want an error containing %q", line, m.Spec, err, tc.wantErr)
 		}
 	}
 }

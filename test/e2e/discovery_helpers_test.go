@@ -160,21 +160,10 @@ func (p probeCRD) countedInformer(t *testing.T, c clients, factory kubeinformers
 	return inf, counter
 }
 
-// discoveryStatusFactory is what a generated factory's concrete type has from the
-// runtime's Factory beyond informer-gen's interface.
-type discoveryStatusFactory interface {
-	SyncStatus() map[reflect.Type]discovery.Status
-	StartError() error
-}
-
 // probeStatus returns the state of factory's informer of custom objects.
 func probeStatus(t *testing.T, factory kubeinformers.SharedInformerFactory) discovery.Status {
 	t.Helper()
-	sf, ok := factory.(discoveryStatusFactory)
-	if !ok {
-		t.Fatalf("%T has no SyncStatus", factory)
-	}
-	return sf.SyncStatus()[discoveryProbeType]
+	return factory.SyncStatus()[discoveryProbeType]
 }
 
 // probeNames returns the names in an informer's cache, sorted.

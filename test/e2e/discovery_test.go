@@ -114,7 +114,7 @@ func TestDiscoverySkipAndFailFastReportACRDNotInstalled(t *testing.T) {
 
 	failFast := newDiscoveryRig(t, c, ns, crd, discovery.Options{Mode: discovery.FailFast})
 	failFast.factory.StartWithContext(failFast.ctx)
-	err := failFast.factory.(discoveryStatusFactory).StartError()
+	err := failFast.factory.StartError()
 	if !errors.Is(err, discovery.ErrNotServed) || !strings.Contains(err.Error(), "sprockets.v1."+crd.gvr.Group) {
 		t.Fatalf("FailFast: StartError() = %v, want it to name sprockets", err)
 	}
@@ -124,7 +124,7 @@ func TestDiscoverySkipAndFailFastReportACRDNotInstalled(t *testing.T) {
 
 	rig := newDiscoveryRig(t, c, ns, crd, discovery.Options{Mode: discovery.Skip})
 	rig.factory.StartWithContext(rig.ctx)
-	if err := rig.factory.(discoveryStatusFactory).StartError(); err != nil {
+	if err := rig.factory.StartError(); err != nil {
 		t.Fatalf("Skip: StartError() = %v", err)
 	}
 	for name, r := range map[string]discoveryRig{"FailFast": failFast, "Skip": rig} {
@@ -146,7 +146,7 @@ func TestDiscoverySkipAndFailFastReportACRDNotInstalled(t *testing.T) {
 		r.factory.StartWithContext(r.ctx)
 		r.waitSyncedWith(t, "s1")
 	}
-	if err := failFast.factory.(discoveryStatusFactory).StartError(); err != nil {
+	if err := failFast.factory.StartError(); err != nil {
 		t.Fatalf("FailFast: StartError() after a Start that started everything = %v", err)
 	}
 }

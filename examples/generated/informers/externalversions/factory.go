@@ -27,10 +27,12 @@ import (
 	fleet "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/fleet"
 	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/internalinterfaces"
 	shop "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/shop"
+	runtimediscovery "github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	runtime "k8s.io/apimachinery/pkg/runtime"
 	schema "k8s.io/apimachinery/pkg/runtime/schema"
+	discovery "k8s.io/client-go/discovery"
 	cache "k8s.io/client-go/tools/cache"
 )
 
@@ -63,9 +65,19 @@ func WithInformerName(informerName *cache.InformerName) SharedInformerOption {
 	return informers.WithInformerName(informerName)
 }
 
+// WithDiscovery makes Start ask the server, through client, whether it serves
+// each informer's resource before starting the informer, and do with one it
+// does not serve what mode says: not start it and report it in StartError
+// (FailFast), not start it (Skip), or start it once the server serves it
+// (Wait). SyncStatus and WaitForCacheSyncStatus report each informer's state.
+func WithDiscovery(client discovery.DiscoveryInterfaceWithContext, mode runtimediscovery.Mode) SharedInformerOption {
+	return informers.WithDiscovery(client, mode)
+}
+
 // sharedInformerFactory is the runtime's factory (Start, StartWithContext,
-// Shutdown, WaitForCacheSync, WaitForCacheSyncWithContext, InformerName) with
-// the clientset its informers list and watch through.
+// Shutdown, WaitForCacheSync, WaitForCacheSyncWithContext, SyncStatus,
+// WaitForCacheSyncStatus, StartError, InformerName) with the clientset its
+// informers list and watch through.
 type sharedInformerFactory struct {
 	*informers.Factory
 	client versioned.Interface
@@ -151,6 +163,22 @@ type SharedInformerFactory interface {
 	// WaitForCacheSyncWithContext blocks until all started informers' caches were synced
 	// or the context gets canceled.
 	WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult
+
+	// SyncStatus returns, without waiting, the state of every informer
+	// requested so far, keyed by object type as WaitForCacheSync's result:
+	// NotStarted, Syncing or Synced, and with WithDiscovery also Waiting,
+	// Skipped, Missing, Failed or Removed, with the error that says why.
+	SyncStatus() map[reflect.Type]runtimediscovery.Status
+
+	// WaitForCacheSyncStatus waits as WaitForCacheSyncWithContext does, then
+	// returns SyncStatus.
+	WaitForCacheSyncStatus(ctx context.Context) map[reflect.Type]runtimediscovery.Status
+
+	// StartError returns an error naming every resource whose informers Start
+	// did not start because the server does not serve it (FailFast mode of
+	// WithDiscovery) or discovery failed; nil when there is none, and always
+	// nil without WithDiscovery.
+	StartError() error
 
 	// ForResource gives generic access to a shared informer of the matching type.
 	ForResource(resource schema.GroupVersionResource) (GenericInformer, error)
