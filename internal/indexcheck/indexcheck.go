@@ -1,7 +1,8 @@
 // Package indexcheck checks the lookups of indexes declared at run time
 // (runtime/dynamicinformer, runtime/metadatainformer) against the obvious,
 // slow answer computed from a list of objects, so that tests against fake
-// clients and against a real API server check them the same way.
+// clients and against a real API server check them the same way; Declare
+// declares the indexes such a test checks.
 package indexcheck
 
 import (

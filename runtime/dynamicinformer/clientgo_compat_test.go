@@ -3,17 +3,15 @@ package dynamicinformer_test
 // Code written for k8s.io/client-go/dynamic/dynamicinformer (and
 // dynamiclister), with only the import path of dynamicinformer changed:
 // useLikeClientGo is how programs use client-go's package, and must compile
-// and work unchanged against this one.
+// and work unchanged against this one. What it does through client-go's
+// interfaces alone is gvrtest.UseLikeClientGo.
 
 import (
-	"errors"
 	"reflect"
 	"testing"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	clientgodynamicinformer "k8s.io/client-go/dynamic/dynamicinformer"
@@ -22,6 +20,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/dynamicinformer"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
 )
 
 // The factory is client-go's interface, the constructors return it, and
@@ -40,91 +39,21 @@ type controllerLike struct {
 	synced  cache.InformerSynced
 }
 
-// observed is what useLikeClientGo saw.
-type observed struct {
-	synced    map[schema.GroupVersionResource]bool
-	listed    int
-	inNS      int
-	got       string
-	byIndex   int
-	generic   int
-	handlerOK bool
-}
-
-func useLikeClientGo(client dynamic.Interface, gvr schema.GroupVersionResource) (observed, error) {
-	var o observed
-	stopCh := make(chan struct{})
+func useLikeClientGo(client dynamic.Interface, gvr schema.GroupVersionResource) (gvrtest.Observed, error) {
 	var tweak dynamicinformer.TweakListOptionsFunc = func(options *metav1.ListOptions) { options.LabelSelector = "" }
 	c := controllerLike{factory: dynamicinformer.NewFilteredDynamicSharedInformerFactory(client, time.Minute, metav1.NamespaceAll, tweak)}
-	var generic informers.GenericInformer = c.factory.ForResource(gvr)
-	var informer cache.SharedIndexInformer = generic.Informer()
-	added := make(chan struct{}, 100)
-	if _, err := informer.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj interface{}) {
-			if _, ok := obj.(*unstructured.Unstructured); ok {
-				added <- struct{}{}
-			}
-		},
-	}); err != nil {
-		return o, err
-	}
-	if err := informer.AddIndexers(cache.Indexers{"byApp": func(obj interface{}) ([]string, error) {
-		return []string{obj.(*unstructured.Unstructured).GetLabels()["app"]}, nil
-	}}); err != nil {
-		return o, err
-	}
-	c.lister = dynamiclister.New(informer.GetIndexer(), gvr)
-	c.synced = informer.HasSynced
-	c.factory.Start(stopCh)
-	defer func() {
-		close(stopCh)
-		c.factory.Shutdown()
-	}()
-	o.synced = c.factory.WaitForCacheSync(stopCh)
-	if !cache.WaitForCacheSync(stopCh, c.synced) {
-		return o, errors.New("not synced")
-	}
-	select {
-	case <-added:
-		o.handlerOK = true
-	case <-time.After(10 * time.Second):
-	}
-	all, err := c.lister.List(labels.Everything())
-	if err != nil {
-		return o, err
-	}
-	o.listed = len(all)
-	inNS, err := c.lister.Namespace("a").List(labels.Everything())
-	if err != nil {
-		return o, err
-	}
-	o.inNS = len(inNS)
-	obj, err := c.lister.Namespace("a").Get("d1")
-	if err != nil {
-		return o, err
-	}
-	o.got = obj.GetName()
-	web, err := informer.GetIndexer().ByIndex("byApp", "web")
-	if err != nil {
-		return o, err
-	}
-	o.byIndex = len(web)
-	objs, err := generic.Lister().ByNamespace("a").List(labels.Everything())
-	if err != nil {
-		return o, err
-	}
-	o.generic = len(objs)
-
-	standalone := dynamicinformer.NewFilteredDynamicInformer(client, gvr, "a", 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, nil)
-	_ = standalone.Lister()
-	return o, nil
+	informer := dynamicinformer.NewFilteredDynamicInformer(client, gvr, "a", 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc}, nil)
+	c.lister = dynamiclister.New(informer.Informer().GetIndexer(), gvr)
+	c.synced = informer.Informer().HasSynced
+	_ = informer.Lister()
+	return gvrtest.UseLikeClientGo(c.factory, gvr, dynamiclister.New, "d1")
 }
 
 // useLikeClientGo compiles against this package and observes what it would
 // with client-go's.
 func TestClientGoCodeWorksUnchanged(t *testing.T) {
 	client, _ := newClient(
-		deployment("a", "d1", map[string]any{"metadata": map[string]any{"labels": map[string]any{"app": "web"}}}),
+		deployment("a", "d1", withLabels(map[string]any{"app": "web"})),
 		deployment("a", "d2", nil),
 		deployment("b", "d3", nil),
 	)
@@ -132,7 +61,7 @@ func TestClientGoCodeWorksUnchanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := observed{synced: map[schema.GroupVersionResource]bool{deploymentsGVR: true}, listed: 3, inNS: 2, got: "d1", byIndex: 1, generic: 2, handlerOK: true}
+	want := gvrtest.Observed{Synced: map[schema.GroupVersionResource]bool{deploymentsGVR: true}, Listed: 3, InNamespace: 2, Got: "d1", Stripped: true, ByIndex: 1, Generic: 2, HandlerOK: true}
 	if !reflect.DeepEqual(o, want) {
 		t.Fatalf("observed %+v, want %+v", o, want)
 	}

@@ -29,6 +29,30 @@
 // encode them as generated lookups do (fieldpath.JoinValues), so a run-time
 // index and a generated one of the same spec agree.
 //
+// NewDynamicSharedInformerFactoryWithOptions takes what client-go's fixed
+// parameter lists have no room for, as options: WithNamespace,
+// WithTweakListOptions, WithTransform, and WithDiscovery (or
+// WithDiscoveryOptions), which makes Start ask the server's discovery first
+// and start only the informers of resources it serves, as generated
+// factories do with runtime/informers.WithDiscovery. For a resource the
+// server does not serve (a CRD not installed yet) the mode says what Start
+// does: discovery.FailFast does not start its informer and StartError names
+// it, discovery.Skip does not start it, discovery.Wait starts it once the
+// server serves it. WaitForCacheSync never waits for such an informer: it
+// reports it false at once, and SyncStatus and WaitForCacheSyncStatus say,
+// per resource, why (Waiting, Skipped, Missing, Failed, Removed):
+//
+//	factory := dynamicinformer.NewDynamicSharedInformerFactoryWithOptions(client, 0,
+//		dynamicinformer.WithDiscovery(kubeClient.Discovery(), discovery.Wait))
+//	factory.Resource(widgetsGVR) // a CRD that may be installed later
+//	factory.Start(ctx.Done())
+//	synced := factory.WaitForCacheSync(ctx.Done()) // false, at once, while not served
+//	status := factory.SyncStatus()[widgetsGVR]      // Waiting, and why
+//
+// Factory, ResourceInformer, Lister and SharedInformerOption are this
+// package's instantiations of the types runtime/metadatainformer shares
+// (runtime/internal/gvrfactory), where their methods' contracts are stated.
+//
 // Objects handed out (by listers, lookups and handlers) are shared with the
 // informer's store: never mutate them.
 package dynamicinformer

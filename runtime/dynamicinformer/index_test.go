@@ -1,14 +1,11 @@
 package dynamicinformer_test
 
 import (
-	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -17,6 +14,7 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/dynamicinformer"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
 )
 
 // specs are the run-time indexes the tests declare on deployments: every
@@ -31,23 +29,6 @@ var specs = map[string]string{
 	"byNote":           "annotation: example.dev/note",
 	"byReplicaSet":     "owner: apps/ReplicaSet",
 	"byConfigMap":      `owner: "core/ConfigMap"`,
-}
-
-// addSpecs declares specs on r and returns them parsed, for indexcheck.
-func addSpecs(t *testing.T, r *dynamicinformer.ResourceInformer) map[string]fieldpath.IndexSpec {
-	t.Helper()
-	parsed := map[string]fieldpath.IndexSpec{}
-	for name, spec := range specs {
-		if err := r.AddIndex(name, spec); err != nil {
-			t.Fatal(err)
-		}
-		s, err := fieldpath.ParseIndexSpec(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed[name] = s
-	}
-	return parsed
 }
 
 func controller(apiVersion, kind, name string) map[string]any {
@@ -86,8 +67,8 @@ func TestIndexKinds(t *testing.T) {
 	client, _ := newClient(objs...)
 	f := dynamicinformer.NewDynamicSharedInformerFactory(client, 0)
 	r := f.Resource(deploymentsGVR)
-	addSpecs(t, r)
-	start(t, f)
+	indexcheck.Declare(t, r, specs)
+	gvrtest.Start(t, f)
 
 	tests := []struct {
 		index  string
@@ -234,8 +215,8 @@ func TestOddShapesGiveNoValue(t *testing.T) {
 	)
 	f := dynamicinformer.NewDynamicSharedInformerFactory(client, 0)
 	r := f.Resource(deploymentsGVR)
-	parsed := addSpecs(t, r)
-	start(t, f)
+	parsed := indexcheck.Declare(t, r, specs)
+	gvrtest.Start(t, f)
 	if keys := r.Informer().GetStore().ListKeys(); len(keys) != 2 {
 		t.Fatalf("the store holds %v", keys)
 	}
@@ -294,60 +275,10 @@ func randomDeployment(rng *rand.Rand, namespace, name string) *unstructured.Unst
 // every lookup of every declared index, in every namespace and in each,
 // answers what a filter of the fake's objects answers.
 func TestIndexesAgreeWithBruteForce(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 11))
-	namespaces := []string{"a", "b", "c"}
-	var initial []runtime.Object
-	for i := range 20 {
-		initial = append(initial, randomDeployment(rng, namespaces[i%3], fmt.Sprint("d", i)))
-	}
-	client, watching := newClient(initial...)
+	client, watching := newClient()
 	f := dynamicinformer.NewDynamicSharedInformerFactory(client, 0)
-	r := f.Resource(deploymentsGVR)
-	parsed := addSpecs(t, r)
-	start(t, f)
-	waitFor(t, "the watch of deployments", watching)
-
-	ctx := context.Background()
-	agree := func() string {
-		list, err := client.Resource(deploymentsGVR).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return err.Error()
-		}
-		objs := make([]*unstructured.Unstructured, len(list.Items))
-		for i := range list.Items {
-			objs[i] = &list.Items[i]
-		}
-		if got, want := len(r.Informer().GetStore().ListKeys()), len(objs); got != want {
-			return fmt.Sprintf("the store holds %d objects, the fake %d", got, want)
-		}
-		return indexcheck.Disagreements(r, parsed, objs)
-	}
-	eventually(t, "after sync", agree)
-	for round := range 5 {
-		for range 15 {
-			ns := namespaces[rng.IntN(3)]
-			name := fmt.Sprint("d", rng.IntN(30))
-			api := client.Resource(deploymentsGVR).Namespace(ns)
-			_, err := api.Get(ctx, name, metav1.GetOptions{})
-			switch {
-			case err != nil:
-				_, err = api.Create(ctx, randomDeployment(rng, ns, name), metav1.CreateOptions{})
-			case rng.IntN(3) == 0:
-				err = api.Delete(ctx, name, metav1.DeleteOptions{})
-			default:
-				_, err = api.Update(ctx, randomDeployment(rng, ns, name), metav1.UpdateOptions{})
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		eventually(t, fmt.Sprint("after round ", round), agree)
-	}
+	churn := gvrtest.Churn[*unstructured.Unstructured]{Tracker: client.Tracker(), GVR: deploymentsGVR, Random: randomDeployment, Watching: watching}
 	// An index declared while the informer runs indexes what it holds.
 	late := fieldpath.IndexSpec{Owner: schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}}
-	if err := r.AddIndexSpec("late", late); err != nil {
-		t.Fatal(err)
-	}
-	parsed["late"] = late
-	eventually(t, "after a late index", agree)
+	gvrtest.CheckIndexesAgreeWithBruteForce(t, f, churn, rand.New(rand.NewPCG(7, 11)), specs, late)
 }

@@ -10,20 +10,29 @@ import (
 	clientgoinformers "k8s.io/client-go/informers"
 	clientcache "k8s.io/client-go/tools/cache"
 
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
 )
 
 // ResourceInformer is the shared informer of one resource's unstructured
-// objects: client-go's informers.GenericInformer, the runtime's typed
-// informer behind it, and the indexes declared on it at run time with
-// their lookups. Its methods are safe for concurrent use, also while the
-// informer runs.
-type ResourceInformer struct {
-	i *gvrfactory.Informer[*unstructured.Unstructured]
-}
+// objects: client-go's informers.GenericInformer (Informer, Lister), the
+// runtime's typed informer behind it (TypedInformer, TypedLister, GVR), and
+// the indexes declared on it at run time with their lookups:
+//
+//   - AddIndex and AddIndexSpec declare an index from a spec of any source:
+//     `field: "spec.containers[*].image"`, `field: "status.phase,
+//     spec.nodeName"` (a composite key), "label: app", "annotation:
+//     example.dev/team", "owner: apps/ReplicaSet", "owner: core/ConfigMap",
+//     before or while the informer runs; an invalid spec is an error then,
+//     never while indexing;
+//   - ByIndex and ByIndexInNamespace look an index up, with one value per
+//     path of a composite key; IndexValue encodes the values for the typed
+//     store's other lookups.
+//
+// Its methods are safe for concurrent use, also while the informer runs. The
+// contracts are those of runtime/internal/gvrfactory.ResourceInformer, shared
+// with runtime/metadatainformer.
+type ResourceInformer = gvrfactory.ResourceInformer[*unstructured.Unstructured, dynamiclister.NamespaceLister]
 
 var _ clientgoinformers.GenericInformer = (*ResourceInformer)(nil)
 
@@ -35,69 +44,9 @@ var _ clientgoinformers.GenericInformer = (*ResourceInformer)(nil)
 // tweakListOptions (when not nil) changes every list and watch. The
 // informer is a *ResourceInformer.
 func NewFilteredDynamicInformer(client dynamic.Interface, gvr schema.GroupVersionResource, namespace string, resyncPeriod time.Duration, indexers clientcache.Indexers, tweakListOptions TweakListOptionsFunc) clientgoinformers.GenericInformer {
-	typed := newInformer(client)(gvr, namespace, informers.InformerOptions{
+	return gvrfactory.NewResourceInformer(kind(client), gvr, namespace, informers.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
 		Indexers:         indexers,
 		TweakListOptions: informers.TweakListOptionsFunc(tweakListOptions),
 	})
-	return &ResourceInformer{gvrfactory.NewInformer(gvr, typed, compile)}
-}
-
-// Informer returns the informer as client-go's interface.
-func (r *ResourceInformer) Informer() clientcache.SharedIndexInformer { return r.i.Typed() }
-
-// Lister returns client-go's generic lister over TypedLister.
-func (r *ResourceInformer) Lister() clientcache.GenericLister {
-	return dynamiclister.NewRuntimeObjectShim(r.TypedLister())
-}
-
-// TypedInformer returns the runtime's informer itself: typed handlers,
-// TypedStore and its allocation-free lookups.
-func (r *ResourceInformer) TypedInformer() *cache.SharedIndexInformer[*unstructured.Unstructured] {
-	return r.i.Typed()
-}
-
-// TypedLister returns a lister that reads the informer's typed store.
-func (r *ResourceInformer) TypedLister() Lister {
-	return Lister{cache.NewStoreLister(r.i.Typed().TypedStore(), r.i.GVR().GroupResource())}
-}
-
-// GVR returns the resource the informer lists and watches.
-func (r *ResourceInformer) GVR() schema.GroupVersionResource { return r.i.GVR() }
-
-// AddIndex declares the index name from spec, in
-// fieldpath.ParseIndexSpec's form: `field: "spec.containers[*].image"`,
-// `field: "status.phase, spec.nodeName"`, "label: app", "annotation:
-// example.dev/team", "owner: apps/ReplicaSet", "owner: core/ConfigMap". See
-// AddIndexSpec.
-func (r *ResourceInformer) AddIndex(name, spec string) error { return r.i.AddIndex(name, spec) }
-
-// AddIndexSpec declares the index name from spec, before or while the
-// informer runs (objects already stored are indexed at once). The spec is
-// checked and compiled once; an invalid spec, an owner without its group
-// ("Shop" instead of "shop.example.dev/Shop") and a name already in use are
-// errors, and then nothing is added. A label spec becomes a label index of
-// the store, which also narrows the lister's label-selector lists.
-func (r *ResourceInformer) AddIndexSpec(name string, spec fieldpath.IndexSpec) error {
-	return r.i.AddIndexSpec(name, spec)
-}
-
-// ByIndex returns the objects, in every namespace, whose index name holds
-// values: one value per path of a composite field key, in the key's order,
-// one value for other indexes (client-go index functions included). An
-// unknown index or a wrong number of values is an error.
-func (r *ResourceInformer) ByIndex(name string, values ...string) ([]*unstructured.Unstructured, error) {
-	return r.i.ByIndex(name, values...)
-}
-
-// ByIndexInNamespace is ByIndex for the objects of one namespace, at a cost
-// proportional to their number.
-func (r *ResourceInformer) ByIndexInNamespace(name, namespace string, values ...string) ([]*unstructured.Unstructured, error) {
-	return r.i.ByIndexInNamespace(name, namespace, values...)
-}
-
-// IndexValue returns the single value of index name that values encode, for
-// the typed store's other lookups (TypedInformer().TypedStore()).
-func (r *ResourceInformer) IndexValue(name string, values ...string) (string, error) {
-	return r.i.IndexValue(name, values...)
 }

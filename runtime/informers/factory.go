@@ -25,9 +25,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
-	"k8s.io/klog/v2"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/syncstate"
 )
 
 // TweakListOptionsFunc changes the list options of every list and watch of
@@ -171,13 +171,7 @@ func (f *Factory) Start(stopCh <-chan struct{}) {
 // StartWithContext is Start with a context.
 func (f *Factory) StartWithContext(ctx context.Context) {
 	gated := f.startUngated(ctx)
-	if len(gated) == 0 {
-		return
-	}
-	err := f.settings.discovery.Start(ctx, gated, func(gvr schema.GroupVersionResource) { f.startResource(ctx, gvr) })
-	if err != nil && !f.isShuttingDown() {
-		klog.FromContext(ctx).Error(err, "Not starting the informers of resources the server does not serve")
-	}
+	syncstate.StartGated(ctx, f.settings.discovery, gated, func(gvr schema.GroupVersionResource) { f.startResource(ctx, gvr) }, f.isShuttingDown)
 }
 
 // startUngated starts every informer that is not running and is not left to

@@ -29,6 +29,22 @@
 // annotation and owner. A field spec is refused when it is declared: the
 // informer holds no field beyond the metadata.
 //
+// NewSharedInformerFactoryWithOptions takes, beside client-go's options
+// (WithNamespace, WithTweakListOptions, WithTransform), WithDiscovery (or
+// WithDiscoveryOptions), which makes Start ask the server's discovery first
+// and start only the informers of resources it serves, as generated
+// factories do with runtime/informers.WithDiscovery. For a resource the
+// server does not serve (a CRD not installed yet) the mode says what Start
+// does: discovery.FailFast does not start its informer and StartError names
+// it, discovery.Skip does not start it, discovery.Wait starts it once the
+// server serves it. WaitForCacheSync never waits for such an informer: it
+// reports it false at once, and SyncStatus and WaitForCacheSyncStatus say,
+// per resource, why (Waiting, Skipped, Missing, Failed, Removed).
+//
+// Factory, ResourceInformer, Lister and SharedInformerOption are this
+// package's instantiations of the types runtime/dynamicinformer shares
+// (runtime/internal/gvrfactory), where their methods' contracts are stated.
+//
 // Objects handed out (by listers, lookups and handlers) are shared with the
 // informer's store: never mutate them.
 package metadatainformer

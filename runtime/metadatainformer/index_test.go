@@ -1,8 +1,6 @@
 package metadatainformer_test
 
 import (
-	"context"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -10,11 +8,11 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/metadatainformer"
 )
 
@@ -25,22 +23,6 @@ var specs = map[string]string{
 	"byNote":       "annotation: example.dev/note",
 	"byDeployment": "owner: apps/Deployment",
 	"bySecret":     `owner: "core/Secret"`,
-}
-
-func addSpecs(t *testing.T, r *metadatainformer.ResourceInformer) map[string]fieldpath.IndexSpec {
-	t.Helper()
-	parsed := map[string]fieldpath.IndexSpec{}
-	for name, spec := range specs {
-		if err := r.AddIndex(name, spec); err != nil {
-			t.Fatal(err)
-		}
-		s, err := fieldpath.ParseIndexSpec(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed[name] = s
-	}
-	return parsed
 }
 
 func TestIndexKinds(t *testing.T) {
@@ -54,8 +36,8 @@ func TestIndexKinds(t *testing.T) {
 	)
 	f := metadatainformer.NewSharedInformerFactory(client, 0)
 	r := f.Resource(configMapsGVR)
-	addSpecs(t, r)
-	start(t, f)
+	indexcheck.Declare(t, r, specs)
+	gvrtest.Start(t, f)
 	tests := []struct {
 		index, value string
 		want         []string
@@ -134,58 +116,9 @@ func randomConfigMap(rng *rand.Rand, namespace, name string) *metav1.PartialObje
 // After random creates, updates and deletes, every lookup answers what a
 // filter of the fake's objects answers.
 func TestIndexesAgreeWithBruteForce(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 5))
-	namespaces := []string{"a", "b", "c"}
-	var initial []runtime.Object
-	for i := range 20 {
-		initial = append(initial, randomConfigMap(rng, namespaces[i%3], fmt.Sprint("c", i)))
-	}
-	client, watching := newClient(initial...)
+	client, watching := newClient()
 	f := metadatainformer.NewSharedInformerFactory(client, 0)
-	r := f.Resource(configMapsGVR)
-	parsed := addSpecs(t, r)
-	start(t, f)
-	waitFor(t, "the watch of configmaps", watching)
-	ctx := context.Background()
-	agree := func() string {
-		list, err := client.Resource(configMapsGVR).List(ctx, metav1.ListOptions{})
-		if err != nil {
-			return err.Error()
-		}
-		objs := make([]*metav1.PartialObjectMetadata, len(list.Items))
-		for i := range list.Items {
-			objs[i] = &list.Items[i]
-		}
-		if got, want := len(r.Informer().GetStore().ListKeys()), len(objs); got != want {
-			return fmt.Sprintf("the store holds %d objects, the fake %d", got, want)
-		}
-		return indexcheck.Disagreements(r, parsed, objs)
-	}
-	eventually(t, "after sync", agree)
-	tracker := client.Tracker()
-	for round := range 5 {
-		for range 15 {
-			ns := namespaces[rng.IntN(3)]
-			name := fmt.Sprint("c", rng.IntN(30))
-			_, err := tracker.Get(configMapsGVR, ns, name)
-			switch {
-			case err != nil:
-				err = tracker.Create(configMapsGVR, randomConfigMap(rng, ns, name), ns)
-			case rng.IntN(3) == 0:
-				err = tracker.Delete(configMapsGVR, ns, name)
-			default:
-				err = tracker.Update(configMapsGVR, randomConfigMap(rng, ns, name), ns)
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		eventually(t, fmt.Sprint("after round ", round), agree)
-	}
+	churn := gvrtest.Churn[*metav1.PartialObjectMetadata]{Tracker: client.Tracker(), GVR: configMapsGVR, Random: randomConfigMap, Watching: watching}
 	late := fieldpath.IndexSpec{Owner: schema.GroupKind{Kind: "Secret"}}
-	if err := r.AddIndexSpec("late", late); err != nil {
-		t.Fatal(err)
-	}
-	parsed["late"] = late
-	eventually(t, "after a late index", agree)
+	gvrtest.CheckIndexesAgreeWithBruteForce(t, f, churn, rand.New(rand.NewPCG(3, 5)), specs, late)
 }

@@ -17,27 +17,8 @@ import (
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/dynamicinformer"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/metadatainformer"
 )
-
-// declareIndexes declares specs (index name to spec) on r and returns them
-// parsed, for indexcheck.
-func declareIndexes(t *testing.T, r interface{ AddIndex(name, spec string) error }, specs map[string]string) map[string]fieldpath.IndexSpec {
-	t.Helper()
-	parsed := map[string]fieldpath.IndexSpec{}
-	for name, spec := range specs {
-		if err := r.AddIndex(name, spec); err != nil {
-			t.Fatal(err)
-		}
-		s, err := fieldpath.ParseIndexSpec(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed[name] = s
-	}
-	return parsed
-}
 
 func newDeployment(name, team string, owner *metav1.OwnerReference, images ...string) *appsv1.Deployment {
 	labels := map[string]string{"app": name}
@@ -89,7 +70,7 @@ func TestDynamicInformerRunTimeIndexesAgreeWithTheServer(t *testing.T) {
 	dyn := dynamic.NewForConfigOrDie(c.config)
 	factory := dynamicinformer.NewFilteredDynamicSharedInformerFactory(dyn, 0, ns, nil)
 	deployments := factory.Resource(appsv1.SchemeGroupVersion.WithResource("deployments"))
-	specs := declareIndexes(t, deployments, map[string]string{
+	specs := indexcheck.Declare(t, deployments, map[string]string{
 		"byImage":         `field: "spec.template.spec.containers[*].image"`,
 		"byPort":          "field: spec.template.spec.containers[*].ports[*].containerPort",
 		"byImageTeam":     `field: "spec.template.spec.containers[*].image, metadata.labels.team"`,
@@ -213,7 +194,7 @@ func TestMetadataInformerOfEveryConfigMap(t *testing.T) {
 	gvr := corev1.SchemeGroupVersion.WithResource("configmaps")
 	factory := metadatainformer.NewSharedInformerFactoryWithOptions(meta, 0)
 	configMaps := factory.Resource(gvr)
-	specs := declareIndexes(t, configMaps, map[string]string{
+	specs := indexcheck.Declare(t, configMaps, map[string]string{
 		"byTeam":       "label: team",
 		"byNote":       "annotation: example.dev/note",
 		"byDeployment": "owner: apps/Deployment",

@@ -2,167 +2,165 @@ package gvrfactory
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
+	clientgoinformers "k8s.io/client-go/informers"
 	clientcache "k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/syncstate"
 )
 
-// Config is what a Factory builds its informers with.
-type Config[T cache.Object, I any] struct {
-	// NewInformer returns a new, not started informer of gvr in namespace
-	// (metav1.NamespaceAll: every namespace) configured by options. Required.
-	NewInformer func(gvr schema.GroupVersionResource, namespace string, options informers.InformerOptions) *cache.SharedIndexInformer[T]
-	// Compile turns index specs into index functions for the informers'
-	// stores. Required.
-	Compile CompileFunc[T]
-	// Namespace limits the informers to one namespace; "" is every one.
-	Namespace string
-	// TweakListOptions, when set, changes the options of every list and
-	// watch.
-	TweakListOptions informers.TweakListOptionsFunc
-	// Transform, when set, is set on every informer (see
-	// cache.SharedIndexInformer.SetTransform).
-	Transform clientcache.TransformFunc
-	// DefaultResync is the informers' resync period; zero: none.
-	DefaultResync time.Duration
-	// Wrap returns the value Factory.Informer hands out for a new informer
-	// (the package's own informer type), once per informer. Required.
-	Wrap func(*Informer[T]) I
-}
-
-// Factory holds one shared informer per GroupVersionResource, handed out as
-// an I (see Config.Wrap). Its methods are safe for concurrent use.
-type Factory[T cache.Object, I any] struct {
-	config Config[T, I]
+// Factory holds one shared informer of objects of type T per
+// GroupVersionResource, as client-go's dynamic and metadata factories do,
+// and implements their factory interfaces. Its methods are safe for
+// concurrent use.
+type Factory[T cache.Object, N any] struct {
+	kind          Kind[T, N]
+	defaultResync time.Duration
+	settings      settings
 
 	mu           sync.Mutex
-	informers    map[schema.GroupVersionResource]entry[T, I]
+	informers    map[schema.GroupVersionResource]*ResourceInformer[T, N]
 	started      map[schema.GroupVersionResource]bool
 	running      sync.WaitGroup
 	shuttingDown bool
 }
 
-// New returns a factory that builds its informers with config.
-func New[T cache.Object, I any](config Config[T, I]) *Factory[T, I] {
-	return &Factory[T, I]{
-		config:    config,
-		informers: map[schema.GroupVersionResource]entry[T, I]{},
-		started:   map[schema.GroupVersionResource]bool{},
+// New returns a factory whose informers kind builds, with handlers that
+// resync every defaultResync (zero: never), configured by options applied in
+// order.
+func New[T cache.Object, N any](kind Kind[T, N], defaultResync time.Duration, options ...Option[T, N]) *Factory[T, N] {
+	f := &Factory[T, N]{
+		kind:          kind,
+		defaultResync: defaultResync,
+		settings:      settings{namespace: metav1.NamespaceAll},
+		informers:     map[schema.GroupVersionResource]*ResourceInformer[T, N]{},
+		started:       map[schema.GroupVersionResource]bool{},
 	}
+	for _, o := range options {
+		f = o(f)
+	}
+	return f
 }
 
-// entry is one informer of a factory and what Wrap made of it.
-type entry[T cache.Object, I any] struct {
-	informer *Informer[T]
-	wrapped  I
+// ForResource returns the factory's shared informer of gvr, creating it on
+// first use; it is the *ResourceInformer Resource returns.
+func (f *Factory[T, N]) ForResource(gvr schema.GroupVersionResource) clientgoinformers.GenericInformer {
+	return f.Resource(gvr)
 }
 
-// Informer returns the factory's shared informer of gvr, creating it on
-// first use: the same I for every call with the same gvr. As client-go's
-// factories do, a new informer carries cache.NamespaceIndex (answered by
-// the runtime's store at no cost).
-func (f *Factory[T, I]) Informer(gvr schema.GroupVersionResource) I {
+// Resource returns the factory's shared informer of gvr, creating it on
+// first use, with its run-time indexes and lookups: the same informer for
+// every call with the same gvr. As client-go's factories do, a new informer
+// carries cache.NamespaceIndex (answered by the runtime's store at no cost)
+// and the factory's transform. An informer requested after Start runs from
+// the next Start.
+func (f *Factory[T, N]) Resource(gvr schema.GroupVersionResource) *ResourceInformer[T, N] {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if e, ok := f.informers[gvr]; ok {
-		return e.wrapped
+	if r, ok := f.informers[gvr]; ok {
+		return r
 	}
-	typed := f.config.NewInformer(gvr, f.config.Namespace, informers.InformerOptions{
-		ResyncPeriod:     f.config.DefaultResync,
+	typed := f.kind.NewInformer(gvr, f.settings.namespace, informers.InformerOptions{
+		ResyncPeriod:     f.defaultResync,
 		Indexers:         clientcache.Indexers{clientcache.NamespaceIndex: clientcache.MetaNamespaceIndexFunc},
-		TweakListOptions: f.config.TweakListOptions,
+		TweakListOptions: f.settings.tweak,
 	})
-	if f.config.Transform != nil {
+	if f.settings.transform != nil {
 		// A new informer has not started: SetTransform cannot fail.
-		_ = typed.SetTransform(f.config.Transform)
+		_ = typed.SetTransform(f.settings.transform)
 	}
-	e := entry[T, I]{informer: NewInformer(gvr, typed, f.config.Compile)}
-	e.wrapped = f.config.Wrap(e.informer)
-	f.informers[gvr] = e
-	return e.wrapped
+	r := newResourceInformer(f.kind, gvr, typed)
+	f.informers[gvr] = r
+	return r
 }
 
 // Start starts every informer requested so far that is not running; it may
 // be called again after more informers are requested. Informers stop when
 // stopCh is closed.
-func (f *Factory[T, I]) Start(stopCh <-chan struct{}) {
+//
+// With WithDiscovery, Start first asks discovery whether the server serves
+// each informer's resource (it waits for at most two refreshes of the
+// discovery cache, none when the cache answers), starts those it serves, and
+// fails fast, skips or waits for the others by the mode (see
+// discovery.Mode). Missing and failed resources are logged, and StartError
+// returns them until a later Start starts them. Start never waits for a
+// resource that is not served to appear.
+func (f *Factory[T, N]) Start(stopCh <-chan struct{}) {
 	f.StartWithContext(wait.ContextForChannel(stopCh))
 }
 
-// StartWithContext is Start with a context: informers stop when ctx ends,
-// and log through its logger.
-func (f *Factory[T, I]) StartWithContext(ctx context.Context) {
+// StartWithContext is Start with a context: informers (and discovery's
+// polls) stop when ctx ends, and log through its logger.
+func (f *Factory[T, N]) StartWithContext(ctx context.Context) {
+	gated := f.startUngated(ctx)
+	syncstate.StartGated(ctx, f.settings.discovery, gated, func(gvr schema.GroupVersionResource) { f.startResource(ctx, gvr) }, f.isShuttingDown)
+}
+
+// startUngated starts, without discovery, every informer that is not
+// running; with discovery it starts none and returns their resources.
+func (f *Factory[T, N]) startUngated(ctx context.Context) []schema.GroupVersionResource {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.shuttingDown {
-		return
+		return nil
 	}
-	logger := klog.FromContext(ctx)
-	for gvr, e := range f.informers {
-		if f.started[gvr] {
-			continue
+	var gated []schema.GroupVersionResource
+	for gvr := range f.informers {
+		switch {
+		case f.started[gvr]:
+		case f.settings.discovery != nil:
+			gated = append(gated, gvr)
+		default:
+			f.startLocked(ctx, gvr)
 		}
-		f.started[gvr] = true
-		logger.V(4).Info("Starting informer", "resource", gvr)
-		informer := e.informer.Typed()
-		f.running.Go(func() { informer.RunWithContext(ctx) })
 	}
+	return gated
 }
 
-// WaitForCacheSync waits until every started informer has synced or stopCh
-// is closed, and reports which have synced.
-func (f *Factory[T, I]) WaitForCacheSync(stopCh <-chan struct{}) map[schema.GroupVersionResource]bool {
-	synced, _ := f.WaitForCacheSyncWithContext(wait.ContextForChannel(stopCh))
-	return synced
-}
-
-// WaitForCacheSyncWithContext waits, without polling, until every started
-// informer has synced or ctx ends, and reports which have synced. The error
-// is the context's cause when some have not.
-func (f *Factory[T, I]) WaitForCacheSyncWithContext(ctx context.Context) (map[schema.GroupVersionResource]bool, error) {
+// startResource starts the informer of gvr if it is not running, unless the
+// factory is shutting down: discovery calls it once the server serves gvr.
+func (f *Factory[T, N]) startResource(ctx context.Context, gvr schema.GroupVersionResource) {
 	f.mu.Lock()
-	started := map[schema.GroupVersionResource]*cache.SharedIndexInformer[T]{}
-	for gvr, e := range f.informers {
-		if f.started[gvr] {
-			started[gvr] = e.informer.Typed()
-		}
+	defer f.mu.Unlock()
+	if _, ok := f.informers[gvr]; ok && !f.shuttingDown && !f.started[gvr] {
+		f.startLocked(ctx, gvr)
 	}
-	f.mu.Unlock()
-	checkers := make([]clientcache.DoneChecker, 0, len(started))
-	for _, inf := range started {
-		checkers = append(checkers, inf.HasSyncedChecker())
-	}
-	clientcache.WaitFor(ctx, "", checkers...)
-	synced := make(map[schema.GroupVersionResource]bool, len(started))
-	var err error
-	for gvr, inf := range started {
-		synced[gvr] = inf.HasSynced()
-		if !synced[gvr] && err == nil {
-			err = context.Cause(ctx)
-			if err == nil {
-				err = fmt.Errorf("informer of %s has not synced", gvr)
-			}
-		}
-	}
-	return synced, err
+}
+
+// startLocked runs the informer of gvr until ctx ends; f.mu must be held.
+func (f *Factory[T, N]) startLocked(ctx context.Context, gvr schema.GroupVersionResource) {
+	f.started[gvr] = true
+	klog.FromContext(ctx).V(4).Info("Starting informer", "resource", gvr)
+	informer := f.informers[gvr].informer
+	f.running.Go(func() { informer.RunWithContext(ctx) })
+}
+
+// isShuttingDown reports whether Shutdown has been called.
+func (f *Factory[T, N]) isShuttingDown() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.shuttingDown
 }
 
 // Shutdown marks the factory as shutting down (Start does nothing from then
-// on) and waits until every informer it started has stopped. The caller
-// must stop the informers, by closing their stop channel or cancelling their
-// context, before or while Shutdown waits. It may be called more than once,
-// also concurrently.
-func (f *Factory[T, I]) Shutdown() {
+// on) and waits until every informer it started (and, with WithDiscovery,
+// every discovery poll) has stopped. The caller must stop them, by closing
+// their stop channel or cancelling their context, before or while Shutdown
+// waits. It may be called more than once, also concurrently.
+func (f *Factory[T, N]) Shutdown() {
 	f.mu.Lock()
 	f.shuttingDown = true
 	f.mu.Unlock()
+	if f.settings.discovery != nil {
+		f.settings.discovery.Shutdown()
+	}
 	f.running.Wait()
 }

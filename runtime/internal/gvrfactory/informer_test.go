@@ -14,7 +14,6 @@ import (
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 )
 
 var configMapsGVR = schema.GroupVersionResource{Version: "v1", Resource: "configmaps"}
@@ -32,15 +31,21 @@ func compileAnnotation(spec fieldpath.IndexSpec) (cache.IndexFunc[*corev1.Config
 	}, nil
 }
 
-func newFactory(client *fake.Clientset) *Factory[*corev1.ConfigMap, *Informer[*corev1.ConfigMap]] {
-	return New(Config[*corev1.ConfigMap, *Informer[*corev1.ConfigMap]]{
-		NewInformer: func(gvr schema.GroupVersionResource, namespace string, options informers.InformerOptions) *cache.SharedIndexInformer[*corev1.ConfigMap] {
-			cms := client.CoreV1().ConfigMaps(namespace)
-			return informers.NewInformer[*corev1.ConfigMap](cms.List, cms.Watch, client, gvr, options)
-		},
+// configMaps are the ConfigMap informers of client, with compileAnnotation.
+func configMaps(client *fake.Clientset) Kind[*corev1.ConfigMap, cache.NamespaceLister[*corev1.ConfigMap]] {
+	return Kind[*corev1.ConfigMap, cache.NamespaceLister[*corev1.ConfigMap]]{
+		NewInformer: InformerFunc[*corev1.ConfigMap](client, func(_ schema.GroupVersionResource, namespace string) ResourceClient[*corev1.ConfigMapList] {
+			return client.CoreV1().ConfigMaps(namespace)
+		}),
 		Compile: compileAnnotation,
-		Wrap:    func(i *Informer[*corev1.ConfigMap]) *Informer[*corev1.ConfigMap] { return i },
-	})
+		GenericLister: func(Lister[*corev1.ConfigMap, cache.NamespaceLister[*corev1.ConfigMap]]) clientcache.GenericLister {
+			return nil
+		},
+	}
+}
+
+func newFactory(client *fake.Clientset, options ...Option[*corev1.ConfigMap, cache.NamespaceLister[*corev1.ConfigMap]]) *Factory[*corev1.ConfigMap, cache.NamespaceLister[*corev1.ConfigMap]] {
+	return New(configMaps(client), 0, options...)
 }
 
 // Indexes declared while the informer runs and lookups made meanwhile do
@@ -56,7 +61,7 @@ func TestConcurrentDeclarationsAndLookups(t *testing.T) {
 		}
 	}
 	f := newFactory(client)
-	inf := f.Informer(configMapsGVR)
+	inf := f.Resource(configMapsGVR)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer func() { cancel(); f.Shutdown() }()
 	f.StartWithContext(ctx)
@@ -93,7 +98,7 @@ func TestConcurrentDeclarationsAndLookups(t *testing.T) {
 	if err := inf.AddIndex("x", "owner: apps/Deployment"); err == nil {
 		t.Fatal("an index the compiler refuses was added")
 	}
-	if _, ok := inf.Typed().GetIndexer().GetIndexers()[clientcache.NamespaceIndex]; !ok {
+	if _, ok := inf.TypedInformer().GetIndexer().GetIndexers()[clientcache.NamespaceIndex]; !ok {
 		t.Fatal("no namespace index")
 	}
 }

@@ -1,0 +1,45 @@
+package gvrtest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
+)
+
+// Timeout bounds every wait of the checks.
+const Timeout = 10 * time.Second
+
+// Start starts the factory's informers, waits for them to sync (failing t
+// if they do not within Timeout), and stops them and shuts the factory down
+// when the test ends.
+func Start[T cache.Object, N any](t testing.TB, f *gvrfactory.Factory[T, N]) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() { cancel(); f.Shutdown() })
+	f.StartWithContext(ctx)
+	waitCtx, done := context.WithTimeout(ctx, Timeout)
+	defer done()
+	if _, err := f.WaitForCacheSyncWithContext(waitCtx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Eventually polls check until it returns "", failing t after Timeout.
+func Eventually(t testing.TB, what string, check func() string) {
+	t.Helper()
+	testwait.For(t, Timeout, what, check)
+}
+
+// WaitFor waits for ch to close, failing t after Timeout.
+func WaitFor(t testing.TB, what string, ch <-chan struct{}) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(Timeout):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
