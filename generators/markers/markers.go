@@ -44,12 +44,14 @@ const Prefix = "+index"
 type SourceKind string
 
 // The sources an index can take its values from: exactly one per marker.
+// All but FromFunc are the sources of a run-time index declaration
+// (fieldpath.IndexSource), which the marker's value is checked as.
 const (
-	FromField      SourceKind = "field"
-	FromLabel      SourceKind = "label"
-	FromAnnotation SourceKind = "annotation"
-	FromOwner      SourceKind = "owner"
-	FromFunc       SourceKind = "func"
+	FromField      = SourceKind(fieldpath.IndexByField)
+	FromLabel      = SourceKind(fieldpath.IndexByLabel)
+	FromAnnotation = SourceKind(fieldpath.IndexByAnnotation)
+	FromOwner      = SourceKind(fieldpath.IndexByOwner)
+	FromFunc       = SourceKind("func")
 )
 
 // Marker is one parsed +index marker.
