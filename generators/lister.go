@@ -64,7 +64,9 @@ func hasExpansionFile(dir string, k *Kind) bool {
 
 // indexData is what the lister template needs of one index.
 type indexData struct {
-	Name, Const, Method, Func, Doc  string
+	Name, Const, Method, Func, Doc string
+	// Notes are further sentences of the lookups' doc comments, one a line.
+	Notes                           []string
 	Body, Key                       string
 	Type, Plural, Singular, Private string
 	Namespaced                      bool
@@ -105,6 +107,7 @@ func listerArgs(c *generator.Context, k *Kind) generator.Args {
 		params := lookupParams(ix.Params, packageAlias(raw, t.Name.Package))
 		d.Params = paramList(raw, params)
 		d.Value, d.EachKey, d.EachValue = lookupKey(raw, params)
+		d.Notes = omittedNotes(ix, d.Method, params)
 		if ix.Spec.Source == markers.FromLabel {
 			labels = append(labels, d)
 		} else {
@@ -227,6 +230,30 @@ func indexBody(raw namer.Namer, ix *Index) string {
 func packageAlias(raw namer.Namer, pkg string) string {
 	qualified := raw.Name(types.Ref(pkg, "X"))
 	return strings.TrimSuffix(qualified, ".X")
+}
+
+// omittedNotes says, for each path of a field index whose leaf encoding/json
+// omits when zero (omitempty, omitzero), that its zero value gives no value,
+// so that the lookup with that argument finds nothing.
+func omittedNotes(ix *Index, method string, params []Param) []string {
+	if ix.Spec.Source != markers.FromField {
+		return nil
+	}
+	key := fieldpath.MustParse(ix.Marker.Value)
+	var notes []string
+	for i, p := range ix.Spec.Paths {
+		if !p.Steps[len(p.Steps)-1].OmitZero {
+			continue
+		}
+		zero := map[resolve.LeafKind]string{resolve.String: `""`, resolve.Bool: "false", resolve.Int: "0", resolve.Uint: "0"}[p.Leaf]
+		finds := fmt.Sprintf("%s(%s) finds nothing", method, zero)
+		if len(params) > 1 {
+			finds = fmt.Sprintf("%s finds nothing with %s %s", method, params[i].Name, zero)
+		}
+		adj := map[resolve.LeafKind]string{resolve.String: "An empty", resolve.Bool: "A false", resolve.Int: "A zero", resolve.Uint: "A zero"}[p.Leaf]
+		notes = append(notes, fmt.Sprintf("%s %s is omitted from the object's JSON and gives no value: %s.", adj, key[i], finds))
+	}
+	return notes
 }
 
 // describeIndex says what an index indexes by, for doc comments.

@@ -93,11 +93,11 @@ func mapLookup(field, key string) string {
 }
 
 // simpleValue returns the single-value expression of a path that has neither
-// pointers nor lists.
+// pointers nor lists, and whose leaf is not omitted when zero.
 func simpleValue(p resolve.Path, im Imports) (string, bool) {
 	expr := "obj"
 	for _, s := range p.Steps {
-		if s.Pointer || s.Each {
+		if s.Pointer || s.Each || s.OmitZero {
 			return "", false
 		}
 		expr += "." + s.GoName
@@ -106,7 +106,8 @@ func simpleValue(p resolve.Path, im Imports) (string, bool) {
 }
 
 // writePath writes statements that append the values of p, read from base,
-// to out: a nil pointer skips, a list loops.
+// to out: a nil pointer skips, a list loops, and a leaf that encoding/json
+// omits when zero (omitempty, omitzero) skips its zero value.
 func writePath(b *strings.Builder, p resolve.Path, base string, im Imports) {
 	expr := base
 	depth := 0
@@ -140,10 +141,25 @@ func writePath(b *strings.Builder, p resolve.Path, base string, im Imports) {
 			if last {
 				expr = "*" + expr
 			}
+		case s.OmitZero:
+			fmt.Fprintf(b, "if %s {\n", nonZero(p.Leaf, expr))
+			closers++
 		}
 	}
 	fmt.Fprintf(b, "out = append(out, %s)\n", Format(p.Leaf, expr, im))
 	b.WriteString(strings.Repeat("}\n", closers))
+}
+
+// nonZero returns the condition that expr, a leaf of kind leaf, is not its
+// zero value.
+func nonZero(leaf resolve.LeafKind, expr string) string {
+	switch leaf {
+	case resolve.Bool:
+		return expr
+	case resolve.Int, resolve.Uint:
+		return expr + " != 0"
+	}
+	return expr + ` != ""`
 }
 
 // Format returns the expression that renders expr, a value of a leaf of kind

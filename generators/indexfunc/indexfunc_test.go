@@ -49,6 +49,13 @@ func TestBodiesMatchGoldenAndCompile(t *testing.T) {
 		{"PortName", "spec.containers[*].ports[*].name"},
 		{"PhaseColor", "status.phase,spec.color"},
 		{"ColorImage", "spec.color,spec.containers[*].image"},
+		// Leaves that encoding/json omits when zero give no value then.
+		{"Rank", "spec.rank"},
+		{"Label", "spec.label"},
+		{"Active", "spec.active"},
+		{"ImageTag", "spec.containers[*].tag"},
+		{"BoxCode", "spec.box.code"},
+		{"ColorRank", "spec.color,spec.rank"},
 	} {
 		key := fieldpath.MustParse(tc.key)
 		var paths []resolve.Path

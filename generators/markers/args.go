@@ -65,11 +65,14 @@ var Args = []Arg{
 	{
 		Name:    "field",
 		Syntax:  `a JSON field path, such as spec.color, or several, comma-separated, for a composite key ("status.phase,spec.color")`,
-		Summary: "JSON path (json tags, inline structs, pointers); [*] indexes every element of a list; the leaf is a string, bool or integer, or a pointer to one (nil gives no value), and the lookups take its Go type; comma-separated paths make a composite key, looked up with one argument per path",
+		Summary: "JSON path (json tags, inline structs, pointers); [*] indexes every element of a list; the leaf is a string, bool or integer, or a pointer to one (nil, or a zero value that omitempty or omitzero omits from the JSON, gives no value), and the lookups take its Go type; comma-separated paths make a composite key, looked up with one argument per path",
 		Source:  true,
 		Doc: "Indexes the value of a field, written as its JSON path (json tag names, inlined embedded structs add no segment). " +
 			"`[*]` after a list indexes every element. The leaf must be a string, a bool or an integer, or a named type of one (an enum), " +
 			"or a pointer to one of those: a nil pointer anywhere on the path gives no value, so lookups never find such an object. " +
+			"Values are those of the object's JSON form, so a field that encoding/json omits gives no value either: " +
+			"a leaf whose json tag has `omitempty` or `omitzero` gives none when it is zero (`BySize(0)` finds nothing when `spec.size` is `omitempty`), " +
+			"while a zero leaf without them (a string `\"\"`) is a value; a path through an `omitzero` struct must give no value when the struct is zero (a pointer, a list or an omitted leaf under it). " +
 			"Several comma-separated paths make a composite key, whose lookups take one argument per path. " +
 			"A lookup's parameters have the leaf's Go type (a pointer leaf's element type) and are encoded exactly as the index function encodes the field, " +
 			"so `BySize(3)` finds the objects whose `spec.size` is 3. Parameters are named after the last field of their path; `param` names them otherwise.",

@@ -43,6 +43,10 @@ type Step struct {
 	// value).
 	Each        bool
 	ElemPointer bool
+	// OmitZero is set when encoding/json omits the field's zero value (an
+	// omitempty or omitzero string, bool or integer leaf): then the zero
+	// value gives no value, as the field is absent from the object's JSON.
+	OmitZero bool
 }
 
 // Path is a field path resolved against a type.
@@ -63,6 +67,7 @@ type Path struct {
 func Resolve(t *types.Type, p fieldpath.Path) (Path, error) {
 	cur := derefNamed(t)
 	var out Path
+	var members []member
 	var leafType *types.Type // the type of the last field (or element), pointers removed
 	for i, seg := range p {
 		done := p[:i].String()
@@ -75,6 +80,7 @@ func Resolve(t *types.Type, p fieldpath.Path) (Path, error) {
 			return Path{}, unknownField(byName, done, seg.Name)
 		}
 		out.Steps = append(out.Steps, f.steps...)
+		members = append(members, f.tags...)
 		last := &out.Steps[len(out.Steps)-1]
 		field := derefNamed(f.typ)
 		leafType = derefPointers(f.typ)
@@ -108,6 +114,9 @@ func Resolve(t *types.Type, p fieldpath.Path) (Path, error) {
 	}
 	out.Leaf = leaf
 	out.Type = leafType
+	if err := omitted(&out, members, p); err != nil {
+		return Path{}, err
+	}
 	if leafType.Kind != types.Builtin && (leafType.Kind != types.Alias || derefAlias(leafType).Kind != types.Builtin) {
 		// A named pointer type, or a chain of them: the value's own type is
 		// the builtin at its end.
@@ -116,9 +125,83 @@ func Resolve(t *types.Type, p fieldpath.Path) (Path, error) {
 	return out, nil
 }
 
+// omitted applies encoding/json's omitempty and omitzero to a resolved path,
+// whose index values are defined on the object's JSON form: a leaf (not a
+// pointer, not under [*]) that JSON omits when it is zero gets OmitZero. A
+// pointer, even with those options, is omitted only when nil, which already
+// gives no value; omitempty keeps a struct, and an empty list under [*]
+// gives no value anyway. An omitzero struct on the path is omitted when it is
+// zero, which needs no test of its own when the rest of the path gives no
+// value for a zero struct (it passes a pointer or a list, or ends at an
+// omitted zero leaf); otherwise the path is refused, as it is when an
+// omitzero leaf has an IsZero method, which encoding/json would call.
+func omitted(out *Path, members []member, p fieldpath.Path) error {
+	n := len(out.Steps) - 1
+	last := &out.Steps[n]
+	opts := jsonOptions(members[n].tag)
+	if !last.Pointer && !last.Each && (opts["omitempty"] || opts["omitzero"]) {
+		if opts["omitzero"] && hasIsZero(members[n].typ) {
+			return fmt.Errorf("%s is omitzero and its type has an IsZero method: an index cannot tell when encoding/json omits it", p.String())
+		}
+		last.OmitZero = true
+	}
+	for i := len(out.Steps) - 2; i >= 0; i-- {
+		s := out.Steps[i]
+		if s.Pointer || s.Each || s.JSONName == "" || !jsonOptions(members[i].tag)["omitzero"] {
+			continue
+		}
+		if !zeroGivesNoValue(out.Steps[i+1:]) {
+			return fmt.Errorf("%s passes %s, an omitzero struct: a zero %s is omitted from the JSON, which the index cannot tell from its fields; make it a pointer or give the leaf omitempty", p.String(), s.GoName, s.GoName)
+		}
+	}
+	return nil
+}
+
+// zeroGivesNoValue reports whether steps, read from a zero struct, give no
+// value: they pass a pointer (nil) or a list (empty), or end at a leaf
+// omitted when zero.
+func zeroGivesNoValue(steps []Step) bool {
+	for _, s := range steps {
+		if s.Pointer || s.Each || s.OmitZero {
+			return true
+		}
+	}
+	return false
+}
+
+func hasIsZero(t *types.Type) bool {
+	for t != nil {
+		if _, ok := t.Methods["IsZero"]; ok {
+			return true
+		}
+		if t.Kind != types.Alias {
+			return false
+		}
+		t = t.Underlying
+	}
+	return false
+}
+
+// jsonOptions returns the options of a json tag (after the name).
+func jsonOptions(tag string) map[string]bool {
+	_, opts, _ := strings.Cut(tag, ",")
+	out := map[string]bool{}
+	for o := range strings.SplitSeq(opts, ",") {
+		out[o] = true
+	}
+	return out
+}
+
+// member is the json tag and Go type of the field a step reads.
+type member struct {
+	tag string
+	typ *types.Type
+}
+
 // field is a field reachable from a struct: the steps to it and its type.
 type field struct {
 	steps []Step
+	tags  []member // the member of each step
 	typ   *types.Type
 	depth int // how many inlined structs lie between the struct and it
 }
@@ -128,8 +211,8 @@ type field struct {
 // to the steps that reach them.
 func fields(t *types.Type) map[string]field {
 	out := map[string]field{}
-	var walk func(t *types.Type, prefix []Step, depth int)
-	walk = func(t *types.Type, prefix []Step, depth int) {
+	var walk func(t *types.Type, prefix []Step, tags []member, depth int)
+	walk = func(t *types.Type, prefix []Step, tags []member, depth int) {
 		for _, m := range t.Members {
 			name, inline, skip := jsonName(m)
 			if skip {
@@ -138,21 +221,22 @@ func fields(t *types.Type) map[string]field {
 			mt := derefAlias(m.Type)
 			step := Step{GoName: m.Name, JSONName: name, Pointer: mt.Kind == types.Pointer}
 			chain := append(slices.Clone(prefix), step)
+			chainTags := append(slices.Clone(tags), member{tag: reflect.StructTag(m.Tags).Get("json"), typ: m.Type})
 			if inline || (m.Embedded && name == "") {
 				if inner := derefNamed(m.Type); inner.Kind == types.Struct {
 					chain[len(chain)-1].JSONName = ""
-					walk(inner, chain, depth+1)
+					walk(inner, chain, chainTags, depth+1)
 					continue
 				}
 				name = m.Name
 				chain[len(chain)-1].JSONName = name
 			}
 			if f, seen := out[name]; !seen || depth < f.depth {
-				out[name] = field{steps: chain, typ: m.Type, depth: depth}
+				out[name] = field{steps: chain, tags: chainTags, typ: m.Type, depth: depth}
 			}
 		}
 	}
-	walk(t, nil, 0)
+	walk(t, nil, nil, 0)
 	return out
 }
 

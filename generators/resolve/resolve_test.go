@@ -54,6 +54,17 @@ func TestResolveFollowsJSONNamesEmbeddingAndPointers(t *testing.T) {
 		{"spec.containers[*].image", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Containers", JSONName: "containers", Each: true}, {GoName: "Image", JSONName: "image"}}, Leaf: String}},
 		{"spec.sidecars[*].image", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Sidecars", JSONName: "sidecars", Each: true, ElemPointer: true}, {GoName: "Image", JSONName: "image"}}, Leaf: String}},
 		{"spec.containers[*].ports[*].name", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Containers", JSONName: "containers", Each: true}, {GoName: "Ports", JSONName: "ports", Each: true}, {GoName: "Name", JSONName: "name"}}, Leaf: String}},
+		// encoding/json omits these leaves when they are zero.
+		{"spec.rank", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Rank", JSONName: "rank", OmitZero: true}}, Leaf: Int}},
+		{"spec.label", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Label", JSONName: "label", OmitZero: true}}, Leaf: String}},
+		{"spec.active", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Active", JSONName: "active", OmitZero: true}}, Leaf: Bool}},
+		{"spec.containers[*].tag", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Containers", JSONName: "containers", Each: true}, {GoName: "Tag", JSONName: "tag", OmitZero: true}}, Leaf: String}},
+		// A pointer is omitted only when nil, and omitempty keeps a struct.
+		{"spec.serial", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Serial", JSONName: "serial", Pointer: true}}, Leaf: String}},
+		{"spec.bag.name", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Bag", JSONName: "bag"}, {GoName: "Name", JSONName: "name"}}, Leaf: String}},
+		// A zero omitzero struct gives no value when its omitted leaf does not.
+		{"spec.box.code", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Box", JSONName: "box"}, {GoName: "Code", JSONName: "code", OmitZero: true}}, Leaf: String}},
+		{"spec.box.items[*]", Path{Steps: []Step{{GoName: "Spec", JSONName: "spec"}, {GoName: "Box", JSONName: "box"}, {GoName: "Items", JSONName: "items", Each: true}}, Leaf: String}},
 	} {
 		got, err := mustResolve(t, w, tc.path)
 		if err != nil {
@@ -113,6 +124,8 @@ func TestResolveRejectsBadPathsWithAHint(t *testing.T) {
 		"spec.color.x":           `spec.color is a string, not a struct: it has no field "x"`,
 		"spec.Ignored":           `spec has no field "Ignored"`,
 		"spec.containers[*].img": `spec.containers[*] has no field "img"; did you mean spec.containers[*].image?`,
+		"spec.box.name":          "spec.box.name passes Box, an omitzero struct",
+		"spec.box.stamp":         "spec.box.stamp is omitzero and its type has an IsZero method",
 	} {
 		_, err := mustResolve(t, w, path)
 		if err == nil || !strings.Contains(err.Error(), want) {

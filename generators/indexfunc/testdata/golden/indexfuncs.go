@@ -133,6 +133,68 @@ func WidgetByColorImage(obj *api.Widget) []string {
 	)
 }
 
+// WidgetByRank indexes by spec.rank.
+func WidgetByRank(obj *api.Widget) []string {
+	var out []string
+	if obj.Spec.Rank != 0 {
+		out = append(out, fieldpath.FormatInt(obj.Spec.Rank))
+	}
+	return out
+}
+
+// WidgetByLabel indexes by spec.label.
+func WidgetByLabel(obj *api.Widget) []string {
+	var out []string
+	if obj.Spec.Label != "" {
+		out = append(out, fieldpath.FormatString(obj.Spec.Label))
+	}
+	return out
+}
+
+// WidgetByActive indexes by spec.active.
+func WidgetByActive(obj *api.Widget) []string {
+	var out []string
+	if obj.Spec.Active {
+		out = append(out, fieldpath.FormatBool(obj.Spec.Active))
+	}
+	return out
+}
+
+// WidgetByImageTag indexes by spec.containers[*].tag.
+func WidgetByImageTag(obj *api.Widget) []string {
+	var out []string
+	for i1 := range obj.Spec.Containers {
+		e1 := &obj.Spec.Containers[i1]
+		if e1.Tag != "" {
+			out = append(out, fieldpath.FormatString(e1.Tag))
+		}
+	}
+	return out
+}
+
+// WidgetByBoxCode indexes by spec.box.code.
+func WidgetByBoxCode(obj *api.Widget) []string {
+	var out []string
+	if obj.Spec.Box.Code != "" {
+		out = append(out, fieldpath.FormatString(obj.Spec.Box.Code))
+	}
+	return out
+}
+
+// WidgetByColorRank indexes by spec.color,spec.rank.
+func WidgetByColorRank(obj *api.Widget) []string {
+	return fieldpath.Combine(
+		[]string{fieldpath.FormatString(obj.Spec.Color)},
+		func() []string {
+			var out []string
+			if obj.Spec.Rank != 0 {
+				out = append(out, fieldpath.FormatInt(obj.Spec.Rank))
+			}
+			return out
+		}(),
+	)
+}
+
 // PodByApp indexes pods.
 func PodByApp(obj *corev1.Pod) []string {
 	if v, ok := obj.Labels["app"]; ok {

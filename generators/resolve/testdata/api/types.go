@@ -34,10 +34,31 @@ type WidgetSpec struct {
 	Labels     map[string]string `json:"labels"`
 	Ignored    string            `json:"-"`
 	Untagged   string
+	// Fields that encoding/json omits when zero.
+	Rank   int32  `json:"rank,omitempty"`
+	Label  string `json:"label,omitempty"`
+	Active bool   `json:"active,omitzero"`
+	Serial *Stamp `json:"serial,omitempty"`
+	Box    Box    `json:"box,omitzero"`
+	Bag    Box    `json:"bag,omitempty"`
+}
+
+// Stamp has an IsZero method, which omitzero calls.
+type Stamp string
+
+func (s Stamp) IsZero() bool { return s == "" || s == "none" }
+
+// Box is a struct that omitzero omits when it is zero.
+type Box struct {
+	Name  string   `json:"name"`
+	Code  string   `json:"code,omitempty"`
+	Stamp Stamp    `json:"stamp,omitzero"`
+	Items []string `json:"items"`
 }
 
 type Container struct {
 	Image string `json:"image"`
+	Tag   string `json:"tag,omitempty"`
 	Ports []Port `json:"ports"`
 }
 

@@ -43,10 +43,13 @@ type VehicleLister interface {
 	// EachByDepot yields the Vehicles ByDepot returns, without building a slice.
 	EachByDepot(depot string) iter.Seq[*fleetv1.Vehicle]
 	// ByNode returns the Vehicles of every namespace indexed by status.nodeName.
+	// An empty status.nodeName is omitted from the object's JSON and gives no value: ByNode("") finds nothing.
 	ByNode(nodeName string) ([]*fleetv1.Vehicle, error)
 	// EachByNode yields the Vehicles ByNode returns, without building a slice.
 	EachByNode(nodeName string) iter.Seq[*fleetv1.Vehicle]
 	// ByPhaseNode returns the Vehicles of every namespace indexed by status.phase,status.nodeName.
+	// An empty status.phase is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with phase "".
+	// An empty status.nodeName is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with nodeName "".
 	ByPhaseNode(phase fleetv1.VehiclePhase, nodeName string) ([]*fleetv1.Vehicle, error)
 	// EachByPhaseNode yields the Vehicles ByPhaseNode returns, without building a slice.
 	EachByPhaseNode(phase fleetv1.VehiclePhase, nodeName string) iter.Seq[*fleetv1.Vehicle]
@@ -63,6 +66,7 @@ type VehicleLister interface {
 	// EachByDriver yields the Vehicles ByDriver returns, without building a slice.
 	EachByDriver(driverName string) iter.Seq[*fleetv1.Vehicle]
 	// ByCapacity returns the Vehicles of every namespace indexed by spec.capacity.
+	// A zero spec.capacity is omitted from the object's JSON and gives no value: ByCapacity(0) finds nothing.
 	ByCapacity(capacity int32) ([]*fleetv1.Vehicle, error)
 	// EachByCapacity yields the Vehicles ByCapacity returns, without building a slice.
 	EachByCapacity(capacity int32) iter.Seq[*fleetv1.Vehicle]
@@ -209,10 +213,13 @@ type VehicleNamespaceLister interface {
 	// EachByDepot yields the Vehicles ByDepot returns, without building a slice.
 	EachByDepot(depot string) iter.Seq[*fleetv1.Vehicle]
 	// ByNode returns the Vehicles of the namespace indexed by status.nodeName.
+	// An empty status.nodeName is omitted from the object's JSON and gives no value: ByNode("") finds nothing.
 	ByNode(nodeName string) ([]*fleetv1.Vehicle, error)
 	// EachByNode yields the Vehicles ByNode returns, without building a slice.
 	EachByNode(nodeName string) iter.Seq[*fleetv1.Vehicle]
 	// ByPhaseNode returns the Vehicles of the namespace indexed by status.phase,status.nodeName.
+	// An empty status.phase is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with phase "".
+	// An empty status.nodeName is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with nodeName "".
 	ByPhaseNode(phase fleetv1.VehiclePhase, nodeName string) ([]*fleetv1.Vehicle, error)
 	// EachByPhaseNode yields the Vehicles ByPhaseNode returns, without building a slice.
 	EachByPhaseNode(phase fleetv1.VehiclePhase, nodeName string) iter.Seq[*fleetv1.Vehicle]
@@ -229,6 +236,7 @@ type VehicleNamespaceLister interface {
 	// EachByDriver yields the Vehicles ByDriver returns, without building a slice.
 	EachByDriver(driverName string) iter.Seq[*fleetv1.Vehicle]
 	// ByCapacity returns the Vehicles of the namespace indexed by spec.capacity.
+	// A zero spec.capacity is omitted from the object's JSON and gives no value: ByCapacity(0) finds nothing.
 	ByCapacity(capacity int32) ([]*fleetv1.Vehicle, error)
 	// EachByCapacity yields the Vehicles ByCapacity returns, without building a slice.
 	EachByCapacity(capacity int32) iter.Seq[*fleetv1.Vehicle]
@@ -345,14 +353,30 @@ func VehicleByDepot(obj *fleetv1.Vehicle) []string {
 
 // VehicleByNode returns the values under which a Vehicle is indexed by status.nodeName.
 func VehicleByNode(obj *fleetv1.Vehicle) []string {
-	return []string{fieldpath.FormatString(obj.Status.NodeName)}
+	var out []string
+	if obj.Status.NodeName != "" {
+		out = append(out, fieldpath.FormatString(obj.Status.NodeName))
+	}
+	return out
 }
 
 // VehicleByPhaseNode returns the values under which a Vehicle is indexed by status.phase,status.nodeName.
 func VehicleByPhaseNode(obj *fleetv1.Vehicle) []string {
 	return fieldpath.Combine(
-		[]string{fieldpath.FormatString(obj.Status.Phase)},
-		[]string{fieldpath.FormatString(obj.Status.NodeName)},
+		func() []string {
+			var out []string
+			if obj.Status.Phase != "" {
+				out = append(out, fieldpath.FormatString(obj.Status.Phase))
+			}
+			return out
+		}(),
+		func() []string {
+			var out []string
+			if obj.Status.NodeName != "" {
+				out = append(out, fieldpath.FormatString(obj.Status.NodeName))
+			}
+			return out
+		}(),
 	)
 }
 
@@ -372,7 +396,11 @@ func VehicleByDriver(obj *fleetv1.Vehicle) []string {
 
 // VehicleByCapacity returns the values under which a Vehicle is indexed by spec.capacity.
 func VehicleByCapacity(obj *fleetv1.Vehicle) []string {
-	return []string{fieldpath.FormatInt(obj.Spec.Capacity)}
+	var out []string
+	if obj.Spec.Capacity != 0 {
+		out = append(out, fieldpath.FormatInt(obj.Spec.Capacity))
+	}
+	return out
 }
 
 // vehicleIndexFuncs are the index functions of Vehicle, by index name.

@@ -43,10 +43,13 @@ type VehicleLister interface {
 	// EachByDepot yields the Vehicles ByDepot returns, without building a slice.
 	EachByDepot(depot string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByNode returns the Vehicles of every namespace indexed by status.nodeName.
+	// An empty status.nodeName is omitted from the object's JSON and gives no value: ByNode("") finds nothing.
 	ByNode(nodeName string) ([]*fleetv2beta1.Vehicle, error)
 	// EachByNode yields the Vehicles ByNode returns, without building a slice.
 	EachByNode(nodeName string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByPhaseNode returns the Vehicles of every namespace indexed by status.phase,status.nodeName.
+	// An empty status.phase is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with phase "".
+	// An empty status.nodeName is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with nodeName "".
 	ByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) ([]*fleetv2beta1.Vehicle, error)
 	// EachByPhaseNode yields the Vehicles ByPhaseNode returns, without building a slice.
 	EachByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) iter.Seq[*fleetv2beta1.Vehicle]
@@ -207,10 +210,13 @@ type VehicleNamespaceLister interface {
 	// EachByDepot yields the Vehicles ByDepot returns, without building a slice.
 	EachByDepot(depot string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByNode returns the Vehicles of the namespace indexed by status.nodeName.
+	// An empty status.nodeName is omitted from the object's JSON and gives no value: ByNode("") finds nothing.
 	ByNode(nodeName string) ([]*fleetv2beta1.Vehicle, error)
 	// EachByNode yields the Vehicles ByNode returns, without building a slice.
 	EachByNode(nodeName string) iter.Seq[*fleetv2beta1.Vehicle]
 	// ByPhaseNode returns the Vehicles of the namespace indexed by status.phase,status.nodeName.
+	// An empty status.phase is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with phase "".
+	// An empty status.nodeName is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with nodeName "".
 	ByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) ([]*fleetv2beta1.Vehicle, error)
 	// EachByPhaseNode yields the Vehicles ByPhaseNode returns, without building a slice.
 	EachByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeName string) iter.Seq[*fleetv2beta1.Vehicle]
@@ -341,14 +347,30 @@ func VehicleByDepot(obj *fleetv2beta1.Vehicle) []string {
 
 // VehicleByNode returns the values under which a Vehicle is indexed by status.nodeName.
 func VehicleByNode(obj *fleetv2beta1.Vehicle) []string {
-	return []string{fieldpath.FormatString(obj.Status.NodeName)}
+	var out []string
+	if obj.Status.NodeName != "" {
+		out = append(out, fieldpath.FormatString(obj.Status.NodeName))
+	}
+	return out
 }
 
 // VehicleByPhaseNode returns the values under which a Vehicle is indexed by status.phase,status.nodeName.
 func VehicleByPhaseNode(obj *fleetv2beta1.Vehicle) []string {
 	return fieldpath.Combine(
-		[]string{fieldpath.FormatString(obj.Status.Phase)},
-		[]string{fieldpath.FormatString(obj.Status.NodeName)},
+		func() []string {
+			var out []string
+			if obj.Status.Phase != "" {
+				out = append(out, fieldpath.FormatString(obj.Status.Phase))
+			}
+			return out
+		}(),
+		func() []string {
+			var out []string
+			if obj.Status.NodeName != "" {
+				out = append(out, fieldpath.FormatString(obj.Status.NodeName))
+			}
+			return out
+		}(),
 	)
 }
 

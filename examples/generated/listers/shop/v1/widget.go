@@ -56,6 +56,7 @@ type WidgetLister interface {
 	// EachByShop yields the Widgets ByShop returns, without building a slice.
 	EachByShop(shop string) iter.Seq[*shopv1.Widget]
 	// ByPhaseColor returns the Widgets of every namespace indexed by status.phase,spec.color.
+	// An empty status.phase is omitted from the object's JSON and gives no value: ByPhaseColor finds nothing with phase "".
 	ByPhaseColor(phase shopv1.WidgetPhase, color string) ([]*shopv1.Widget, error)
 	// EachByPhaseColor yields the Widgets ByPhaseColor returns, without building a slice.
 	EachByPhaseColor(phase shopv1.WidgetPhase, color string) iter.Seq[*shopv1.Widget]
@@ -68,6 +69,7 @@ type WidgetLister interface {
 	// EachByOwnerTeam yields the Widgets ByOwnerTeam returns, without building a slice.
 	EachByOwnerTeam(ownerTeam string) iter.Seq[*shopv1.Widget]
 	// BySKU returns the Widgets of every namespace indexed by spec.sku.
+	// An empty spec.sku is omitted from the object's JSON and gives no value: BySKU("") finds nothing.
 	BySKU(sku string) ([]*shopv1.Widget, error)
 	// EachBySKU yields the Widgets BySKU returns, without building a slice.
 	EachBySKU(sku string) iter.Seq[*shopv1.Widget]
@@ -80,10 +82,12 @@ type WidgetLister interface {
 	// EachByPlacementZone yields the Widgets ByPlacementZone returns, without building a slice.
 	EachByPlacementZone(zone string) iter.Seq[*shopv1.Widget]
 	// ByConfigRef returns the Widgets of every namespace indexed by spec.configRef.
+	// An empty spec.configRef is omitted from the object's JSON and gives no value: ByConfigRef("") finds nothing.
 	ByConfigRef(configRef string) ([]*shopv1.Widget, error)
 	// EachByConfigRef yields the Widgets ByConfigRef returns, without building a slice.
 	EachByConfigRef(configRef string) iter.Seq[*shopv1.Widget]
 	// BySize returns the Widgets of every namespace indexed by spec.size.
+	// A zero spec.size is omitted from the object's JSON and gives no value: BySize(0) finds nothing.
 	BySize(size int32) ([]*shopv1.Widget, error)
 	// EachBySize yields the Widgets BySize returns, without building a slice.
 	EachBySize(size int32) iter.Seq[*shopv1.Widget]
@@ -292,6 +296,7 @@ type WidgetNamespaceLister interface {
 	// EachByShop yields the Widgets ByShop returns, without building a slice.
 	EachByShop(shop string) iter.Seq[*shopv1.Widget]
 	// ByPhaseColor returns the Widgets of the namespace indexed by status.phase,spec.color.
+	// An empty status.phase is omitted from the object's JSON and gives no value: ByPhaseColor finds nothing with phase "".
 	ByPhaseColor(phase shopv1.WidgetPhase, color string) ([]*shopv1.Widget, error)
 	// EachByPhaseColor yields the Widgets ByPhaseColor returns, without building a slice.
 	EachByPhaseColor(phase shopv1.WidgetPhase, color string) iter.Seq[*shopv1.Widget]
@@ -304,6 +309,7 @@ type WidgetNamespaceLister interface {
 	// EachByOwnerTeam yields the Widgets ByOwnerTeam returns, without building a slice.
 	EachByOwnerTeam(ownerTeam string) iter.Seq[*shopv1.Widget]
 	// BySKU returns the Widgets of the namespace indexed by spec.sku.
+	// An empty spec.sku is omitted from the object's JSON and gives no value: BySKU("") finds nothing.
 	BySKU(sku string) ([]*shopv1.Widget, error)
 	// EachBySKU yields the Widgets BySKU returns, without building a slice.
 	EachBySKU(sku string) iter.Seq[*shopv1.Widget]
@@ -316,10 +322,12 @@ type WidgetNamespaceLister interface {
 	// EachByPlacementZone yields the Widgets ByPlacementZone returns, without building a slice.
 	EachByPlacementZone(zone string) iter.Seq[*shopv1.Widget]
 	// ByConfigRef returns the Widgets of the namespace indexed by spec.configRef.
+	// An empty spec.configRef is omitted from the object's JSON and gives no value: ByConfigRef("") finds nothing.
 	ByConfigRef(configRef string) ([]*shopv1.Widget, error)
 	// EachByConfigRef yields the Widgets ByConfigRef returns, without building a slice.
 	EachByConfigRef(configRef string) iter.Seq[*shopv1.Widget]
 	// BySize returns the Widgets of the namespace indexed by spec.size.
+	// A zero spec.size is omitted from the object's JSON and gives no value: BySize(0) finds nothing.
 	BySize(size int32) ([]*shopv1.Widget, error)
 	// EachBySize yields the Widgets BySize returns, without building a slice.
 	EachBySize(size int32) iter.Seq[*shopv1.Widget]
@@ -512,7 +520,13 @@ func WidgetByShop(obj *shopv1.Widget) []string {
 // WidgetByPhaseColor returns the values under which a Widget is indexed by status.phase,spec.color.
 func WidgetByPhaseColor(obj *shopv1.Widget) []string {
 	return fieldpath.Combine(
-		[]string{fieldpath.FormatString(obj.Status.Phase)},
+		func() []string {
+			var out []string
+			if obj.Status.Phase != "" {
+				out = append(out, fieldpath.FormatString(obj.Status.Phase))
+			}
+			return out
+		}(),
 		[]string{fieldpath.FormatString(obj.Spec.Color)},
 	)
 }
@@ -532,7 +546,11 @@ func WidgetByOwnerTeam(obj *shopv1.Widget) []string {
 
 // WidgetBySKU returns the values under which a Widget is indexed by spec.sku.
 func WidgetBySKU(obj *shopv1.Widget) []string {
-	return []string{fieldpath.FormatString(obj.Spec.WidgetIdentity.SKU)}
+	var out []string
+	if obj.Spec.WidgetIdentity.SKU != "" {
+		out = append(out, fieldpath.FormatString(obj.Spec.WidgetIdentity.SKU))
+	}
+	return out
 }
 
 // WidgetByNickname returns the values under which a Widget is indexed by spec.nickname.
@@ -555,12 +573,20 @@ func WidgetByPlacementZone(obj *shopv1.Widget) []string {
 
 // WidgetByConfigRef returns the values under which a Widget is indexed by spec.configRef.
 func WidgetByConfigRef(obj *shopv1.Widget) []string {
-	return []string{fieldpath.FormatString(obj.Spec.ConfigRef)}
+	var out []string
+	if obj.Spec.ConfigRef != "" {
+		out = append(out, fieldpath.FormatString(obj.Spec.ConfigRef))
+	}
+	return out
 }
 
 // WidgetBySize returns the values under which a Widget is indexed by spec.size.
 func WidgetBySize(obj *shopv1.Widget) []string {
-	return []string{fieldpath.FormatInt(obj.Spec.Size)}
+	var out []string
+	if obj.Spec.Size != 0 {
+		out = append(out, fieldpath.FormatInt(obj.Spec.Size))
+	}
+	return out
 }
 
 // widgetIndexFuncs are the index functions of Widget, by index name.

@@ -55,6 +55,7 @@ type WidgetLister interface {
 	// EachByShop yields the Widgets ByShop returns, without building a slice.
 	EachByShop(shop string) iter.Seq[*shopv1alpha1.Widget]
 	// ByPhaseColor returns the Widgets of every namespace indexed by status.phase,spec.color.
+	// An empty status.phase is omitted from the object's JSON and gives no value: ByPhaseColor finds nothing with phase "".
 	ByPhaseColor(phase, color string) ([]*shopv1alpha1.Widget, error)
 	// EachByPhaseColor yields the Widgets ByPhaseColor returns, without building a slice.
 	EachByPhaseColor(phase, color string) iter.Seq[*shopv1alpha1.Widget]
@@ -191,6 +192,7 @@ type WidgetNamespaceLister interface {
 	// EachByShop yields the Widgets ByShop returns, without building a slice.
 	EachByShop(shop string) iter.Seq[*shopv1alpha1.Widget]
 	// ByPhaseColor returns the Widgets of the namespace indexed by status.phase,spec.color.
+	// An empty status.phase is omitted from the object's JSON and gives no value: ByPhaseColor finds nothing with phase "".
 	ByPhaseColor(phase, color string) ([]*shopv1alpha1.Widget, error)
 	// EachByPhaseColor yields the Widgets ByPhaseColor returns, without building a slice.
 	EachByPhaseColor(phase, color string) iter.Seq[*shopv1alpha1.Widget]
@@ -297,7 +299,13 @@ func WidgetByShop(obj *shopv1alpha1.Widget) []string {
 // WidgetByPhaseColor returns the values under which a Widget is indexed by status.phase,spec.color.
 func WidgetByPhaseColor(obj *shopv1alpha1.Widget) []string {
 	return fieldpath.Combine(
-		[]string{fieldpath.FormatString(obj.Status.Phase)},
+		func() []string {
+			var out []string
+			if obj.Status.Phase != "" {
+				out = append(out, fieldpath.FormatString(obj.Status.Phase))
+			}
+			return out
+		}(),
 		[]string{fieldpath.FormatString(obj.Spec.Color)},
 	)
 }

@@ -39,6 +39,7 @@ type PodLister interface {
 	// Pods returns an object that can list and get Pods.
 	Pods(namespace string) PodNamespaceLister
 	// ByNode returns the Pods of every namespace indexed by spec.nodeName.
+	// An empty spec.nodeName is omitted from the object's JSON and gives no value: ByNode("") finds nothing.
 	ByNode(nodeName string) ([]*corev1.Pod, error)
 	// EachByNode yields the Pods ByNode returns, without building a slice.
 	EachByNode(nodeName string) iter.Seq[*corev1.Pod]
@@ -47,6 +48,8 @@ type PodLister interface {
 	// EachByReplicaSet yields the Pods ByReplicaSet returns, without building a slice.
 	EachByReplicaSet(replicaSet string) iter.Seq[*corev1.Pod]
 	// ByPhaseNode returns the Pods of every namespace indexed by status.phase,spec.nodeName.
+	// An empty status.phase is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with phase "".
+	// An empty spec.nodeName is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with nodeName "".
 	ByPhaseNode(phase corev1.PodPhase, nodeName string) ([]*corev1.Pod, error)
 	// EachByPhaseNode yields the Pods ByPhaseNode returns, without building a slice.
 	EachByPhaseNode(phase corev1.PodPhase, nodeName string) iter.Seq[*corev1.Pod]
@@ -147,6 +150,7 @@ type PodNamespaceLister interface {
 	// Objects returned here must be treated as read-only.
 	Get(name string) (*corev1.Pod, error)
 	// ByNode returns the Pods of the namespace indexed by spec.nodeName.
+	// An empty spec.nodeName is omitted from the object's JSON and gives no value: ByNode("") finds nothing.
 	ByNode(nodeName string) ([]*corev1.Pod, error)
 	// EachByNode yields the Pods ByNode returns, without building a slice.
 	EachByNode(nodeName string) iter.Seq[*corev1.Pod]
@@ -155,6 +159,8 @@ type PodNamespaceLister interface {
 	// EachByReplicaSet yields the Pods ByReplicaSet returns, without building a slice.
 	EachByReplicaSet(replicaSet string) iter.Seq[*corev1.Pod]
 	// ByPhaseNode returns the Pods of the namespace indexed by status.phase,spec.nodeName.
+	// An empty status.phase is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with phase "".
+	// An empty spec.nodeName is omitted from the object's JSON and gives no value: ByPhaseNode finds nothing with nodeName "".
 	ByPhaseNode(phase corev1.PodPhase, nodeName string) ([]*corev1.Pod, error)
 	// EachByPhaseNode yields the Pods ByPhaseNode returns, without building a slice.
 	EachByPhaseNode(phase corev1.PodPhase, nodeName string) iter.Seq[*corev1.Pod]
@@ -213,7 +219,11 @@ const (
 
 // PodByNode returns the values under which a Pod is indexed by spec.nodeName.
 func PodByNode(obj *corev1.Pod) []string {
-	return []string{fieldpath.FormatString(obj.Spec.NodeName)}
+	var out []string
+	if obj.Spec.NodeName != "" {
+		out = append(out, fieldpath.FormatString(obj.Spec.NodeName))
+	}
+	return out
 }
 
 // PodByReplicaSet returns the values under which a Pod is indexed by the name of their controlling ReplicaSet (apps).
@@ -227,8 +237,20 @@ func PodByReplicaSet(obj *corev1.Pod) []string {
 // PodByPhaseNode returns the values under which a Pod is indexed by status.phase,spec.nodeName.
 func PodByPhaseNode(obj *corev1.Pod) []string {
 	return fieldpath.Combine(
-		[]string{fieldpath.FormatString(obj.Status.Phase)},
-		[]string{fieldpath.FormatString(obj.Spec.NodeName)},
+		func() []string {
+			var out []string
+			if obj.Status.Phase != "" {
+				out = append(out, fieldpath.FormatString(obj.Status.Phase))
+			}
+			return out
+		}(),
+		func() []string {
+			var out []string
+			if obj.Spec.NodeName != "" {
+				out = append(out, fieldpath.FormatString(obj.Spec.NodeName))
+			}
+			return out
+		}(),
 	)
 }
 

@@ -31,6 +31,7 @@ type RobotLister interface {
 	// EachByPart yields the Robots ByPart returns, without building a slice.
 	EachByPart(partName string) iter.Seq[*toysv1.Robot]
 	// ByModeColor returns the Robots of every namespace indexed by status.mode,spec.color.
+	// An empty status.mode is omitted from the object's JSON and gives no value: ByModeColor finds nothing with mode "".
 	ByModeColor(mode, color string) ([]*toysv1.Robot, error)
 	// EachByModeColor yields the Robots ByModeColor returns, without building a slice.
 	EachByModeColor(mode, color string) iter.Seq[*toysv1.Robot]
@@ -195,6 +196,7 @@ type RobotNamespaceLister interface {
 	// EachByPart yields the Robots ByPart returns, without building a slice.
 	EachByPart(partName string) iter.Seq[*toysv1.Robot]
 	// ByModeColor returns the Robots of the namespace indexed by status.mode,spec.color.
+	// An empty status.mode is omitted from the object's JSON and gives no value: ByModeColor finds nothing with mode "".
 	ByModeColor(mode, color string) ([]*toysv1.Robot, error)
 	// EachByModeColor yields the Robots ByModeColor returns, without building a slice.
 	EachByModeColor(mode, color string) iter.Seq[*toysv1.Robot]
@@ -333,7 +335,13 @@ func RobotByPart(obj *toysv1.Robot) []string {
 // RobotByModeColor returns the values under which a Robot is indexed by status.mode,spec.color.
 func RobotByModeColor(obj *toysv1.Robot) []string {
 	return fieldpath.Combine(
-		[]string{fieldpath.FormatString(obj.Status.Mode)},
+		func() []string {
+			var out []string
+			if obj.Status.Mode != "" {
+				out = append(out, fieldpath.FormatString(obj.Status.Mode))
+			}
+			return out
+		}(),
 		[]string{fieldpath.FormatString(obj.Spec.Color)},
 	)
 }
