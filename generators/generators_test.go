@@ -458,3 +458,104 @@ func TestExpansionFilesAreRespected(t *testing.T) {
 		t.Errorf("expansion_generated.go without robot_expansion.go:\n%s", expansions)
 	}
 }
+
+// The summary of a run counts the kinds and indexes of the model and what
+// happened to each file: all written by a first run, all unchanged by a
+// second, and removed when a kind is no longer generated.
+func TestRunSummary(t *testing.T) {
+	dir := t.TempDir()
+	first, err := RunWithSummary(args(dir, toysInput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Box, Crate, Robot and Sensor (Gear cannot list: no lister), with the
+	// 33 +index markers of testdata/apis/toys/v1.
+	const kinds, indexes, files = 4, 33, 14
+	if first.Kinds != kinds || first.Indexes != indexes || len(first.Written) != files || len(first.Unchanged) != 0 || len(first.Removed) != 0 {
+		t.Errorf("first run: %d kinds, %d indexes, %d written, %d unchanged, %d removed; want %d, %d, %d, 0, 0",
+			first.Kinds, first.Indexes, len(first.Written), len(first.Unchanged), len(first.Removed), kinds, indexes, files)
+	}
+	if want := "informer-gen-plus: 4 kinds, 33 indexes: 14 files written, 0 unchanged, 0 removed ("; !strings.HasPrefix(first.String(), want) {
+		t.Errorf("summary line %q, want it to start with %q", first, want)
+	}
+	if !strings.Contains(first.Actions(), "  written   listers/toys/v1/robot.go\n") {
+		t.Errorf("actions do not list robot.go as written:\n%s", first.Actions())
+	}
+
+	second, err := RunWithSummary(args(dir, toysInput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(second.Written) != 0 || len(second.Unchanged) != files || len(second.Removed) != 0 {
+		t.Errorf("second run: %s, want all unchanged", second)
+	}
+	if want := ": 0 files written, 14 unchanged, 0 removed ("; !strings.Contains(second.String(), want) {
+		t.Errorf("second summary %q", second)
+	}
+
+	// The lister a kind got before its +genclient marker was deleted: it
+	// carries the header and is no longer generated.
+	robot, err := os.ReadFile(filepath.Join(dir, "listers", "toys", "v1", "robot.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(dir, "listers", "toys", "v1", "gadget.go")
+	if err := os.WriteFile(gone, robot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	third, err := RunWithSummary(args(dir, toysInput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(third.Removed, []string{"listers/toys/v1/gadget.go"}) || len(third.Written) != 0 || len(third.Unchanged) != files {
+		t.Errorf("run after a kind went away: %s, removed %v", third, third.Removed)
+	}
+	if !strings.Contains(third.String(), ": 0 files written, 14 unchanged, 1 removed (") {
+		t.Errorf("summary line %q", third)
+	}
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Errorf("%s was not removed: %v", gone, err)
+	}
+}
+
+// --verify-only reports the unified diff of each drifted file: a hand-edited
+// line shows as removed, the generated one as added.
+func TestVerifyOnlyDiff(t *testing.T) {
+	dir := t.TempDir()
+	if err := Run(args(dir, toysInput)); err != nil {
+		t.Fatal(err)
+	}
+	robot := filepath.Join(dir, "listers", "toys", "v1", "robot.go")
+	content, err := os.ReadFile(robot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const line = "type RobotLister interface {"
+	if !bytes.Contains(content, []byte(line)) {
+		t.Fatalf("robot.go has no line %q", line)
+	}
+	edited := bytes.Replace(content, []byte(line), []byte("type RobotLister interface { // edited"), 1)
+	if err := os.WriteFile(robot, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	verify := args(dir, toysInput)
+	verify.VerifyOnly = true
+	s, err := RunWithSummary(verify)
+	if err == nil || !strings.Contains(err.Error(), "differs: listers/toys/v1/robot.go") {
+		t.Fatalf("verify of an edited file = %v", err)
+	}
+	for _, want := range []string{
+		"--- listers/toys/v1/robot.go (on disk)\n+++ listers/toys/v1/robot.go (generated)\n@@ ",
+		"\n-" + line + " // edited\n+" + line + "\n",
+	} {
+		if !strings.Contains(s.Diff, want) {
+			t.Errorf("diff does not contain %q:\n%s", want, s.Diff)
+		}
+	}
+	if want := "informer-gen-plus --verify-only: 4 kinds, 33 indexes: 1 file to write, 13 unchanged, 0 to remove ("; !strings.HasPrefix(s.String(), want) {
+		t.Errorf("summary line %q, want it to start with %q", s, want)
+	}
+	if got, _ := os.ReadFile(robot); !bytes.Equal(got, edited) {
+		t.Error("--verify-only changed the edited file")
+	}
+}

@@ -11,7 +11,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"time"
 
 	"k8s.io/code-generator/pkg/apidefinitions"
 	"k8s.io/gengo/v2"
@@ -195,32 +197,39 @@ func (lowercaseSingular) Name(t *types.Type) string { return strings.ToLower(t.N
 // Generate runs the generator and returns the files it would write, without
 // touching the output directory. Their paths are relative to OutputRoot.
 func Generate(a Args) (*output.Files, error) {
+	files, _, err := generate(a)
+	return files, err
+}
+
+// generate is Generate, also returning the model the files were generated
+// from.
+func generate(a Args) (*output.Files, *Model, error) {
 	if err := a.Validate(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	plurals, _ := a.pluralExceptions()
 	p, _ := a.plan()
 	parsed := parser.NewWithOptions(parser.Options{BuildTags: []string{gengo.StdBuildTag}})
 	if err := parsed.LoadPackages(a.Inputs...); err != nil {
-		return nil, fmt.Errorf("loading input packages: %w", err)
+		return nil, nil, fmt.Errorf("loading input packages: %w", err)
 	}
 	c, err := generator.NewContext(parsed, NameSystems(plurals), "public")
 	if err != nil {
-		return nil, fmt.Errorf("reading input packages: %w", err)
+		return nil, nil, fmt.Errorf("reading input packages: %w", err)
 	}
 	model, err := BuildModel(c, a.LintRules...)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	header, err := gengo.GoBoilerplate(a.GoHeaderFile, "", "")
 	if err != nil {
-		return nil, fmt.Errorf("reading --go-header-file: %w", err)
+		return nil, nil, fmt.Errorf("reading --go-header-file: %w", err)
 	}
 	header = append(header, []byte(output.Header+"\n\n")...)
 
 	staging, err := os.MkdirTemp("", "informer-gen-plus-")
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer os.RemoveAll(staging)
 	files := output.New(p.owned...)
@@ -234,34 +243,120 @@ func Generate(a Args) (*output.Files, error) {
 		targets = append(targets, controllerTargets(model, l)...)
 	}
 	if err := c.ExecuteTargets(targets); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return files, nil
+	return files, model, nil
 }
 
 // Run generates and then, unless VerifyOnly, brings the output directory in
 // line; with VerifyOnly it writes nothing and returns the drift as an error.
 func Run(a Args) error {
-	files, err := Generate(a)
+	_, err := RunWithSummary(a)
+	return err
+}
+
+// RunWithSummary is Run, also returning what the run did (or, with
+// VerifyOnly, would do): the summary of a failed run is empty, but for the
+// drift --verify-only found, with its diff.
+func RunWithSummary(a Args) (Summary, error) {
+	start := time.Now()
+	s := Summary{VerifyOnly: a.VerifyOnly}
+	files, model, err := generate(a)
 	if err != nil {
-		return err
+		return s, err
+	}
+	for _, g := range model.Groups {
+		for _, v := range g.Versions {
+			for _, k := range v.Kinds {
+				s.Kinds++
+				s.Indexes += len(k.Indexes)
+			}
+		}
 	}
 	root, err := a.OutputRoot()
 	if err != nil {
-		return err
+		return s, err
 	}
+	var drift output.Drift
 	if a.VerifyOnly {
-		drift, err := files.Compare(root)
-		if err != nil {
-			return err
+		drift, err = files.Compare(root)
+		if err == nil && !drift.Empty() {
+			s.Diff, err = files.Diff(root, drift)
 		}
-		if !drift.Empty() {
-			return drift
-		}
-		return nil
+	} else {
+		drift, err = files.Write(root)
 	}
-	_, err = files.Write(root)
-	return err
+	if err != nil {
+		return s, err
+	}
+	s.Written = slices.Sorted(slices.Values(slices.Concat(drift.Missing, drift.Changed)))
+	s.Removed = drift.Stale
+	for _, rel := range files.Paths() {
+		if !slices.Contains(s.Written, rel) {
+			s.Unchanged = append(s.Unchanged, rel)
+		}
+	}
+	s.Elapsed = time.Since(start)
+	if a.VerifyOnly && !drift.Empty() {
+		return s, drift
+	}
+	return s, nil
+}
+
+// Summary is what a run did or, with VerifyOnly, would do. Paths are
+// relative to OutputRoot, sorted.
+type Summary struct {
+	VerifyOnly     bool
+	Kinds, Indexes int      // of the model: kinds with a lister or informer, and their indexes
+	Written        []string // missing or different on disk: written (or, with VerifyOnly, to write)
+	Unchanged      []string // generated and already on disk as generated
+	Removed        []string // stale: removed (or, with VerifyOnly, to remove)
+	// Diff is, with VerifyOnly, the unified diff of every file to write or
+	// remove, from the disk to the generated content.
+	Diff    string
+	Elapsed time.Duration
+}
+
+// String is the one-line summary of the run, e.g. "informer-gen-plus: 9
+// kinds, 27 indexes: 12 files written, 40 unchanged, 1 removed (0.8s)".
+func (s Summary) String() string {
+	written, removed, tool := "written", "removed", "informer-gen-plus"
+	if s.VerifyOnly {
+		written, removed, tool = "to write", "to remove", "informer-gen-plus --verify-only"
+	}
+	indexes := fmt.Sprintf("%d indexes", s.Indexes)
+	if s.Indexes == 1 {
+		indexes = "1 index"
+	}
+	return fmt.Sprintf("%s: %s, %s: %s %s, %d unchanged, %d %s (%.1fs)", tool,
+		count(s.Kinds, "kind"), indexes,
+		count(len(s.Written), "file"), written, len(s.Unchanged), len(s.Removed), removed,
+		s.Elapsed.Seconds())
+}
+
+// Actions lists every file of the run with its action, one per line, sorted
+// by path: "  written   listers/shop/v1/widget.go".
+func (s Summary) Actions() string {
+	written, removed := "written", "removed"
+	if s.VerifyOnly {
+		written, removed = "to write", "to remove"
+	}
+	type action struct{ path, what string }
+	var all []action
+	for _, group := range []struct {
+		what  string
+		paths []string
+	}{{written, s.Written}, {"unchanged", s.Unchanged}, {removed, s.Removed}} {
+		for _, p := range group.paths {
+			all = append(all, action{p, group.what})
+		}
+	}
+	slices.SortFunc(all, func(a, b action) int { return strings.Compare(a.path, b.path) })
+	var b strings.Builder
+	for _, a := range all {
+		fmt.Fprintf(&b, "  %-9s %s\n", a.what, a.path)
+	}
+	return b.String()
 }
 
 // OutputRoot is the directory the paths of Generate's files are relative

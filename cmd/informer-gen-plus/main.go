@@ -16,6 +16,7 @@ import (
 
 	"github.com/informer-gen-plus/informer-gen-plus/generators"
 	"github.com/informer-gen-plus/informer-gen-plus/generators/markers"
+	"github.com/informer-gen-plus/informer-gen-plus/generators/output"
 )
 
 const usage = `Usage: informer-gen-plus [flags] INPUT_PACKAGE...
@@ -186,8 +187,25 @@ func main() {
 		return
 	}
 	a.Inputs = fs.Args()
-	if err := generators.Run(a); err != nil {
-		fmt.Fprintln(os.Stderr, "informer-gen-plus:", err)
-		os.Exit(1)
+	os.Exit(run(a, os.Stderr))
+}
+
+// run generates and reports on w: with --verify-only the diff of every
+// drifted file first; with -v=1 every file and what was done to it; then one
+// summary line (for a run that got as far as comparing its output with the
+// disk), and the error last. It returns the exit code.
+func run(a generators.Args, w io.Writer) int {
+	summary, err := generators.RunWithSummary(a)
+	if err == nil || errors.As(err, new(output.Drift)) {
+		fmt.Fprint(w, summary.Diff)
+		if klog.V(1).Enabled() {
+			fmt.Fprint(w, summary.Actions())
+		}
+		fmt.Fprintln(w, summary)
 	}
+	if err != nil {
+		fmt.Fprintln(w, "informer-gen-plus:", err)
+		return 1
+	}
+	return 0
 }
