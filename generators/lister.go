@@ -131,9 +131,6 @@ func listerArgs(c *generator.Context, k *Kind) generator.Args {
 		"lister":          types.Ref(RuntimeCachePkg, "Lister"),
 		"namespaceLister": types.Ref(RuntimeCachePkg, "NamespaceLister"),
 		"newLister":       types.Ref(RuntimeCachePkg, "NewLister"),
-		"store":           types.Ref(RuntimeCachePkg, "Indexer"),
-		"storeOf":         types.Ref(RuntimeCachePkg, "StoreOf"),
-		"clone":           types.Ref("strings", "Clone"),
 		"resource":        types.Ref(t.Name.Package, "Resource"),
 	}
 }

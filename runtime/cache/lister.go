@@ -2,6 +2,7 @@ package cache
 
 import (
 	"fmt"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/labels"
@@ -61,6 +62,16 @@ func (l Lister[T]) ByIndex(indexName, value string) ([]T, error) {
 	return l.byIndex(indexName, "", value)
 }
 
+// VisitByIndex calls yield with each object, in every namespace, indexed
+// under value, until yield returns false. Over an indexer of this package it
+// visits the typed store's objects without collecting them in a slice and,
+// once warmed up, allocates nothing; over any other indexer it lists them
+// first, as ByIndex does, and yields nothing when the index is missing.
+// Generated listers' EachBy lookups call it.
+func (l Lister[T]) VisitByIndex(indexName, value string, yield func(T) bool) {
+	l.visit(indexName, "", value, yield)
+}
+
 // Namespace returns a lister for the objects of one namespace.
 func (l Lister[T]) Namespace(namespace string) NamespaceLister[T] {
 	return NamespaceLister[T]{base: l, namespace: namespace}
@@ -87,6 +98,26 @@ func (l Lister[T]) get(key ObjectName) (T, error) {
 		return zero, fmt.Errorf("expected %T in the indexer, found %T", zero, item)
 	}
 	return obj, nil
+}
+
+// visit is VisitByIndex in namespace, or in every namespace when it is empty.
+func (l Lister[T]) visit(indexName, namespace, value string, yield func(T) bool) {
+	if l.store != nil {
+		for obj := range l.store.IndexedObjects(indexName, namespace, value) {
+			if !yield(obj) {
+				return
+			}
+		}
+		return
+	}
+	// The indexer gets a copy of value: passed through client-go's
+	// interface, value itself could not stay on the caller's stack.
+	objs, _ := l.byIndex(indexName, namespace, strings.Clone(value))
+	for _, obj := range objs {
+		if !yield(obj) {
+			return
+		}
+	}
 }
 
 // byIndex is ByIndex over a client-go indexer, keeping the objects of
@@ -135,4 +166,9 @@ func (l NamespaceLister[T]) ByIndex(indexName, value string) ([]T, error) {
 		return l.base.store.ByIndexInNamespace(indexName, l.namespace, value)
 	}
 	return l.base.byIndex(indexName, l.namespace, value)
+}
+
+// VisitByIndex is Lister.VisitByIndex for the objects of the namespace.
+func (l NamespaceLister[T]) VisitByIndex(indexName, value string, yield func(T) bool) {
+	l.base.visit(indexName, l.namespace, value, yield)
 }

@@ -20,7 +20,6 @@ package v1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	fleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -48,9 +47,6 @@ type DepotLister interface {
 // depotLister implements the DepotLister interface.
 type depotLister struct {
 	runtimecache.Lister[*fleetv1.Depot]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*fleetv1.Depot]
 }
 
 // NewDepotLister returns a new DepotLister. Its lookups need the indexes
@@ -60,8 +56,7 @@ type depotLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewDepotLister(indexer cache.Indexer) DepotLister {
-	store, _ := runtimecache.StoreOf[*fleetv1.Depot](indexer)
-	return &depotLister{runtimecache.NewLister[*fleetv1.Depot](indexer, fleetv1.Resource("depot")), store}
+	return &depotLister{runtimecache.NewLister[*fleetv1.Depot](indexer, fleetv1.Resource("depot"))}
 }
 
 func (s *depotLister) ByRegion(region string) ([]*fleetv1.Depot, error) {
@@ -70,30 +65,7 @@ func (s *depotLister) ByRegion(region string) ([]*fleetv1.Depot, error) {
 
 func (s *depotLister) EachByRegion(region string) iter.Seq[*fleetv1.Depot] {
 	return func(yield func(*fleetv1.Depot) bool) {
-		s.visit(DepotByRegionIndex, fieldpath.FormatString(region), yield)
-	}
-}
-
-// visit calls yield with each Depot indexed under value by the index
-// indexName,
-// until yield returns false.
-func (s *depotLister) visit(indexName, value string, yield func(*fleetv1.Depot) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, "", value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	objs, _ := s.Lister.ByIndex(indexName, key)
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(DepotByRegionIndex, fieldpath.FormatString(region), yield)
 	}
 }
 

@@ -20,7 +20,6 @@ package v1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	fleetv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -76,9 +75,6 @@ type VehicleLister interface {
 // vehicleLister implements the VehicleLister interface.
 type vehicleLister struct {
 	runtimecache.Lister[*fleetv1.Vehicle]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*fleetv1.Vehicle]
 }
 
 // NewVehicleLister returns a new VehicleLister. Its lookups need the indexes
@@ -88,13 +84,12 @@ type vehicleLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewVehicleLister(indexer cache.Indexer) VehicleLister {
-	store, _ := runtimecache.StoreOf[*fleetv1.Vehicle](indexer)
-	return &vehicleLister{runtimecache.NewLister[*fleetv1.Vehicle](indexer, fleetv1.Resource("vehicle")), store}
+	return &vehicleLister{runtimecache.NewLister[*fleetv1.Vehicle](indexer, fleetv1.Resource("vehicle"))}
 }
 
 // Vehicles returns an object that can list and get Vehicles.
 func (s *vehicleLister) Vehicles(namespace string) VehicleNamespaceLister {
-	return vehicleNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
+	return vehicleNamespaceLister{s.Lister.Namespace(namespace)}
 }
 
 func (s *vehicleLister) ByDepot(depot string) ([]*fleetv1.Vehicle, error) {
@@ -103,7 +98,7 @@ func (s *vehicleLister) ByDepot(depot string) ([]*fleetv1.Vehicle, error) {
 
 func (s *vehicleLister) EachByDepot(depot string) iter.Seq[*fleetv1.Vehicle] {
 	return func(yield func(*fleetv1.Vehicle) bool) {
-		s.visit(VehicleByDepotIndex, "", depot, yield)
+		s.Lister.VisitByIndex(VehicleByDepotIndex, depot, yield)
 	}
 }
 
@@ -113,7 +108,7 @@ func (s *vehicleLister) ByNode(nodeName string) ([]*fleetv1.Vehicle, error) {
 
 func (s *vehicleLister) EachByNode(nodeName string) iter.Seq[*fleetv1.Vehicle] {
 	return func(yield func(*fleetv1.Vehicle) bool) {
-		s.visit(VehicleByNodeIndex, "", fieldpath.FormatString(nodeName), yield)
+		s.Lister.VisitByIndex(VehicleByNodeIndex, fieldpath.FormatString(nodeName), yield)
 	}
 }
 
@@ -125,7 +120,7 @@ func (s *vehicleLister) EachByPhaseNode(phase fleetv1.VehiclePhase, nodeName str
 	return func(yield func(*fleetv1.Vehicle) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(nodeName))
-		s.visit(VehicleByPhaseNodeIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(VehicleByPhaseNodeIndex, string(key), yield)
 	}
 }
 
@@ -135,7 +130,7 @@ func (s *vehicleLister) ByAutonomous(autonomous bool) ([]*fleetv1.Vehicle, error
 
 func (s *vehicleLister) EachByAutonomous(autonomous bool) iter.Seq[*fleetv1.Vehicle] {
 	return func(yield func(*fleetv1.Vehicle) bool) {
-		s.visit(VehicleByAutonomousIndex, "", fieldpath.FormatBool(autonomous), yield)
+		s.Lister.VisitByIndex(VehicleByAutonomousIndex, fieldpath.FormatBool(autonomous), yield)
 	}
 }
 
@@ -145,7 +140,7 @@ func (s *vehicleLister) ByFleet(fleet string) ([]*fleetv1.Vehicle, error) {
 
 func (s *vehicleLister) EachByFleet(fleet string) iter.Seq[*fleetv1.Vehicle] {
 	return func(yield func(*fleetv1.Vehicle) bool) {
-		s.visit(VehicleByFleetIndex, "", fleet, yield)
+		s.Lister.VisitByIndex(VehicleByFleetIndex, fleet, yield)
 	}
 }
 
@@ -155,7 +150,7 @@ func (s *vehicleLister) ByDriver(driverName string) ([]*fleetv1.Vehicle, error) 
 
 func (s *vehicleLister) EachByDriver(driverName string) iter.Seq[*fleetv1.Vehicle] {
 	return func(yield func(*fleetv1.Vehicle) bool) {
-		s.visit(VehicleByDriverIndex, "", fieldpath.FormatString(driverName), yield)
+		s.Lister.VisitByIndex(VehicleByDriverIndex, fieldpath.FormatString(driverName), yield)
 	}
 }
 
@@ -167,35 +162,7 @@ func (s *vehicleLister) EachByCapacity(capacity int32) iter.Seq[*fleetv1.Vehicle
 	return func(yield func(*fleetv1.Vehicle) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], capacity)
-		s.visit(VehicleByCapacityIndex, "", string(key), yield)
-	}
-}
-
-// visit calls yield with each Vehicle indexed under value by the index
-// indexName, in namespace or, when it is empty, in every namespace,
-// until yield returns false.
-func (s *vehicleLister) visit(indexName, namespace, value string, yield func(*fleetv1.Vehicle) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	var objs []*fleetv1.Vehicle
-	if namespace == "" {
-		objs, _ = s.Lister.ByIndex(indexName, key)
-	} else {
-		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
-	}
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(VehicleByCapacityIndex, string(key), yield)
 	}
 }
 
@@ -247,8 +214,6 @@ type VehicleNamespaceLister interface {
 // interface.
 type vehicleNamespaceLister struct {
 	runtimecache.NamespaceLister[*fleetv1.Vehicle]
-	lister    *vehicleLister
-	namespace string
 }
 
 func (s vehicleNamespaceLister) ByDepot(depot string) ([]*fleetv1.Vehicle, error) {
@@ -257,7 +222,7 @@ func (s vehicleNamespaceLister) ByDepot(depot string) ([]*fleetv1.Vehicle, error
 
 func (s vehicleNamespaceLister) EachByDepot(depot string) iter.Seq[*fleetv1.Vehicle] {
 	return func(yield func(*fleetv1.Vehicle) bool) {
-		s.lister.visit(VehicleByDepotIndex, s.namespace, depot, yield)
+		s.NamespaceLister.VisitByIndex(VehicleByDepotIndex, depot, yield)
 	}
 }
 
@@ -267,7 +232,7 @@ func (s vehicleNamespaceLister) ByNode(nodeName string) ([]*fleetv1.Vehicle, err
 
 func (s vehicleNamespaceLister) EachByNode(nodeName string) iter.Seq[*fleetv1.Vehicle] {
 	return func(yield func(*fleetv1.Vehicle) bool) {
-		s.lister.visit(VehicleByNodeIndex, s.namespace, fieldpath.FormatString(nodeName), yield)
+		s.NamespaceLister.VisitByIndex(VehicleByNodeIndex, fieldpath.FormatString(nodeName), yield)
 	}
 }
 
@@ -279,7 +244,7 @@ func (s vehicleNamespaceLister) EachByPhaseNode(phase fleetv1.VehiclePhase, node
 	return func(yield func(*fleetv1.Vehicle) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(nodeName))
-		s.lister.visit(VehicleByPhaseNodeIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(VehicleByPhaseNodeIndex, string(key), yield)
 	}
 }
 
@@ -289,7 +254,7 @@ func (s vehicleNamespaceLister) ByAutonomous(autonomous bool) ([]*fleetv1.Vehicl
 
 func (s vehicleNamespaceLister) EachByAutonomous(autonomous bool) iter.Seq[*fleetv1.Vehicle] {
 	return func(yield func(*fleetv1.Vehicle) bool) {
-		s.lister.visit(VehicleByAutonomousIndex, s.namespace, fieldpath.FormatBool(autonomous), yield)
+		s.NamespaceLister.VisitByIndex(VehicleByAutonomousIndex, fieldpath.FormatBool(autonomous), yield)
 	}
 }
 
@@ -299,7 +264,7 @@ func (s vehicleNamespaceLister) ByFleet(fleet string) ([]*fleetv1.Vehicle, error
 
 func (s vehicleNamespaceLister) EachByFleet(fleet string) iter.Seq[*fleetv1.Vehicle] {
 	return func(yield func(*fleetv1.Vehicle) bool) {
-		s.lister.visit(VehicleByFleetIndex, s.namespace, fleet, yield)
+		s.NamespaceLister.VisitByIndex(VehicleByFleetIndex, fleet, yield)
 	}
 }
 
@@ -309,7 +274,7 @@ func (s vehicleNamespaceLister) ByDriver(driverName string) ([]*fleetv1.Vehicle,
 
 func (s vehicleNamespaceLister) EachByDriver(driverName string) iter.Seq[*fleetv1.Vehicle] {
 	return func(yield func(*fleetv1.Vehicle) bool) {
-		s.lister.visit(VehicleByDriverIndex, s.namespace, fieldpath.FormatString(driverName), yield)
+		s.NamespaceLister.VisitByIndex(VehicleByDriverIndex, fieldpath.FormatString(driverName), yield)
 	}
 }
 
@@ -321,7 +286,7 @@ func (s vehicleNamespaceLister) EachByCapacity(capacity int32) iter.Seq[*fleetv1
 	return func(yield func(*fleetv1.Vehicle) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], capacity)
-		s.lister.visit(VehicleByCapacityIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(VehicleByCapacityIndex, string(key), yield)
 	}
 }
 

@@ -20,7 +20,6 @@ package v2beta1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	fleetv2beta1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/fleet/v2beta1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -75,9 +74,6 @@ type VehicleLister interface {
 // vehicleLister implements the VehicleLister interface.
 type vehicleLister struct {
 	runtimecache.Lister[*fleetv2beta1.Vehicle]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*fleetv2beta1.Vehicle]
 }
 
 // NewVehicleLister returns a new VehicleLister. Its lookups need the indexes
@@ -87,13 +83,12 @@ type vehicleLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewVehicleLister(indexer cache.Indexer) VehicleLister {
-	store, _ := runtimecache.StoreOf[*fleetv2beta1.Vehicle](indexer)
-	return &vehicleLister{runtimecache.NewLister[*fleetv2beta1.Vehicle](indexer, fleetv2beta1.Resource("vehicle")), store}
+	return &vehicleLister{runtimecache.NewLister[*fleetv2beta1.Vehicle](indexer, fleetv2beta1.Resource("vehicle"))}
 }
 
 // Vehicles returns an object that can list and get Vehicles.
 func (s *vehicleLister) Vehicles(namespace string) VehicleNamespaceLister {
-	return vehicleNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
+	return vehicleNamespaceLister{s.Lister.Namespace(namespace)}
 }
 
 func (s *vehicleLister) ByDepot(depot string) ([]*fleetv2beta1.Vehicle, error) {
@@ -102,7 +97,7 @@ func (s *vehicleLister) ByDepot(depot string) ([]*fleetv2beta1.Vehicle, error) {
 
 func (s *vehicleLister) EachByDepot(depot string) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.visit(VehicleByDepotIndex, "", depot, yield)
+		s.Lister.VisitByIndex(VehicleByDepotIndex, depot, yield)
 	}
 }
 
@@ -112,7 +107,7 @@ func (s *vehicleLister) ByNode(nodeName string) ([]*fleetv2beta1.Vehicle, error)
 
 func (s *vehicleLister) EachByNode(nodeName string) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.visit(VehicleByNodeIndex, "", fieldpath.FormatString(nodeName), yield)
+		s.Lister.VisitByIndex(VehicleByNodeIndex, fieldpath.FormatString(nodeName), yield)
 	}
 }
 
@@ -124,7 +119,7 @@ func (s *vehicleLister) EachByPhaseNode(phase fleetv2beta1.VehiclePhase, nodeNam
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(nodeName))
-		s.visit(VehicleByPhaseNodeIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(VehicleByPhaseNodeIndex, string(key), yield)
 	}
 }
 
@@ -134,7 +129,7 @@ func (s *vehicleLister) ByAutonomous(autonomous bool) ([]*fleetv2beta1.Vehicle, 
 
 func (s *vehicleLister) EachByAutonomous(autonomous bool) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.visit(VehicleByAutonomousIndex, "", fieldpath.FormatBool(autonomous), yield)
+		s.Lister.VisitByIndex(VehicleByAutonomousIndex, fieldpath.FormatBool(autonomous), yield)
 	}
 }
 
@@ -144,7 +139,7 @@ func (s *vehicleLister) ByElectric(electric bool) ([]*fleetv2beta1.Vehicle, erro
 
 func (s *vehicleLister) EachByElectric(electric bool) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.visit(VehicleByElectricIndex, "", fieldpath.FormatBool(electric), yield)
+		s.Lister.VisitByIndex(VehicleByElectricIndex, fieldpath.FormatBool(electric), yield)
 	}
 }
 
@@ -154,7 +149,7 @@ func (s *vehicleLister) ByDriver(driverName string) ([]*fleetv2beta1.Vehicle, er
 
 func (s *vehicleLister) EachByDriver(driverName string) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.visit(VehicleByDriverIndex, "", fieldpath.FormatString(driverName), yield)
+		s.Lister.VisitByIndex(VehicleByDriverIndex, fieldpath.FormatString(driverName), yield)
 	}
 }
 
@@ -164,35 +159,7 @@ func (s *vehicleLister) ByFleet(fleet string) ([]*fleetv2beta1.Vehicle, error) {
 
 func (s *vehicleLister) EachByFleet(fleet string) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.visit(VehicleByFleetIndex, "", fleet, yield)
-	}
-}
-
-// visit calls yield with each Vehicle indexed under value by the index
-// indexName, in namespace or, when it is empty, in every namespace,
-// until yield returns false.
-func (s *vehicleLister) visit(indexName, namespace, value string, yield func(*fleetv2beta1.Vehicle) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	var objs []*fleetv2beta1.Vehicle
-	if namespace == "" {
-		objs, _ = s.Lister.ByIndex(indexName, key)
-	} else {
-		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
-	}
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(VehicleByFleetIndex, fleet, yield)
 	}
 }
 
@@ -243,8 +210,6 @@ type VehicleNamespaceLister interface {
 // interface.
 type vehicleNamespaceLister struct {
 	runtimecache.NamespaceLister[*fleetv2beta1.Vehicle]
-	lister    *vehicleLister
-	namespace string
 }
 
 func (s vehicleNamespaceLister) ByDepot(depot string) ([]*fleetv2beta1.Vehicle, error) {
@@ -253,7 +218,7 @@ func (s vehicleNamespaceLister) ByDepot(depot string) ([]*fleetv2beta1.Vehicle, 
 
 func (s vehicleNamespaceLister) EachByDepot(depot string) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.lister.visit(VehicleByDepotIndex, s.namespace, depot, yield)
+		s.NamespaceLister.VisitByIndex(VehicleByDepotIndex, depot, yield)
 	}
 }
 
@@ -263,7 +228,7 @@ func (s vehicleNamespaceLister) ByNode(nodeName string) ([]*fleetv2beta1.Vehicle
 
 func (s vehicleNamespaceLister) EachByNode(nodeName string) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.lister.visit(VehicleByNodeIndex, s.namespace, fieldpath.FormatString(nodeName), yield)
+		s.NamespaceLister.VisitByIndex(VehicleByNodeIndex, fieldpath.FormatString(nodeName), yield)
 	}
 }
 
@@ -275,7 +240,7 @@ func (s vehicleNamespaceLister) EachByPhaseNode(phase fleetv2beta1.VehiclePhase,
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(nodeName))
-		s.lister.visit(VehicleByPhaseNodeIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(VehicleByPhaseNodeIndex, string(key), yield)
 	}
 }
 
@@ -285,7 +250,7 @@ func (s vehicleNamespaceLister) ByAutonomous(autonomous bool) ([]*fleetv2beta1.V
 
 func (s vehicleNamespaceLister) EachByAutonomous(autonomous bool) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.lister.visit(VehicleByAutonomousIndex, s.namespace, fieldpath.FormatBool(autonomous), yield)
+		s.NamespaceLister.VisitByIndex(VehicleByAutonomousIndex, fieldpath.FormatBool(autonomous), yield)
 	}
 }
 
@@ -295,7 +260,7 @@ func (s vehicleNamespaceLister) ByElectric(electric bool) ([]*fleetv2beta1.Vehic
 
 func (s vehicleNamespaceLister) EachByElectric(electric bool) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.lister.visit(VehicleByElectricIndex, s.namespace, fieldpath.FormatBool(electric), yield)
+		s.NamespaceLister.VisitByIndex(VehicleByElectricIndex, fieldpath.FormatBool(electric), yield)
 	}
 }
 
@@ -305,7 +270,7 @@ func (s vehicleNamespaceLister) ByDriver(driverName string) ([]*fleetv2beta1.Veh
 
 func (s vehicleNamespaceLister) EachByDriver(driverName string) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.lister.visit(VehicleByDriverIndex, s.namespace, fieldpath.FormatString(driverName), yield)
+		s.NamespaceLister.VisitByIndex(VehicleByDriverIndex, fieldpath.FormatString(driverName), yield)
 	}
 }
 
@@ -315,7 +280,7 @@ func (s vehicleNamespaceLister) ByFleet(fleet string) ([]*fleetv2beta1.Vehicle, 
 
 func (s vehicleNamespaceLister) EachByFleet(fleet string) iter.Seq[*fleetv2beta1.Vehicle] {
 	return func(yield func(*fleetv2beta1.Vehicle) bool) {
-		s.lister.visit(VehicleByFleetIndex, s.namespace, fleet, yield)
+		s.NamespaceLister.VisitByIndex(VehicleByFleetIndex, fleet, yield)
 	}
 }
 

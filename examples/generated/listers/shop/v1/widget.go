@@ -20,7 +20,6 @@ package v1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	indexing "github.com/informer-gen-plus/informer-gen-plus/examples/indexing"
@@ -97,9 +96,6 @@ type WidgetLister interface {
 // widgetLister implements the WidgetLister interface.
 type widgetLister struct {
 	runtimecache.Lister[*shopv1.Widget]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*shopv1.Widget]
 }
 
 // NewWidgetLister returns a new WidgetLister. Its lookups need the indexes
@@ -109,13 +105,12 @@ type widgetLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewWidgetLister(indexer cache.Indexer) WidgetLister {
-	store, _ := runtimecache.StoreOf[*shopv1.Widget](indexer)
-	return &widgetLister{runtimecache.NewLister[*shopv1.Widget](indexer, shopv1.Resource("widget")), store}
+	return &widgetLister{runtimecache.NewLister[*shopv1.Widget](indexer, shopv1.Resource("widget"))}
 }
 
 // Widgets returns an object that can list and get Widgets.
 func (s *widgetLister) Widgets(namespace string) WidgetNamespaceLister {
-	return widgetNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
+	return widgetNamespaceLister{s.Lister.Namespace(namespace)}
 }
 
 func (s *widgetLister) ByColor(color string) ([]*shopv1.Widget, error) {
@@ -124,7 +119,7 @@ func (s *widgetLister) ByColor(color string) ([]*shopv1.Widget, error) {
 
 func (s *widgetLister) EachByColor(color string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.visit(WidgetByColorIndex, "", fieldpath.FormatString(color), yield)
+		s.Lister.VisitByIndex(WidgetByColorIndex, fieldpath.FormatString(color), yield)
 	}
 }
 
@@ -134,7 +129,7 @@ func (s *widgetLister) ByTeam(team string) ([]*shopv1.Widget, error) {
 
 func (s *widgetLister) EachByTeam(team string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.visit(WidgetByTeamIndex, "", team, yield)
+		s.Lister.VisitByIndex(WidgetByTeamIndex, team, yield)
 	}
 }
 
@@ -144,7 +139,7 @@ func (s *widgetLister) ByImage(image string) ([]*shopv1.Widget, error) {
 
 func (s *widgetLister) EachByImage(image string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.visit(WidgetByImageIndex, "", fieldpath.FormatString(image), yield)
+		s.Lister.VisitByIndex(WidgetByImageIndex, fieldpath.FormatString(image), yield)
 	}
 }
 
@@ -154,7 +149,7 @@ func (s *widgetLister) ByShop(shop string) ([]*shopv1.Widget, error) {
 
 func (s *widgetLister) EachByShop(shop string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.visit(WidgetByShopIndex, "", shop, yield)
+		s.Lister.VisitByIndex(WidgetByShopIndex, shop, yield)
 	}
 }
 
@@ -166,7 +161,7 @@ func (s *widgetLister) EachByPhaseColor(phase shopv1.WidgetPhase, color string) 
 	return func(yield func(*shopv1.Widget) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(color))
-		s.visit(WidgetByPhaseColorIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(WidgetByPhaseColorIndex, string(key), yield)
 	}
 }
 
@@ -176,7 +171,7 @@ func (s *widgetLister) ByZone(zone string) ([]*shopv1.Widget, error) {
 
 func (s *widgetLister) EachByZone(zone string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.visit(WidgetByZoneIndex, "", zone, yield)
+		s.Lister.VisitByIndex(WidgetByZoneIndex, zone, yield)
 	}
 }
 
@@ -186,7 +181,7 @@ func (s *widgetLister) ByOwnerTeam(ownerTeam string) ([]*shopv1.Widget, error) {
 
 func (s *widgetLister) EachByOwnerTeam(ownerTeam string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.visit(WidgetByOwnerTeamIndex, "", ownerTeam, yield)
+		s.Lister.VisitByIndex(WidgetByOwnerTeamIndex, ownerTeam, yield)
 	}
 }
 
@@ -196,7 +191,7 @@ func (s *widgetLister) BySKU(sku string) ([]*shopv1.Widget, error) {
 
 func (s *widgetLister) EachBySKU(sku string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.visit(WidgetBySKUIndex, "", fieldpath.FormatString(sku), yield)
+		s.Lister.VisitByIndex(WidgetBySKUIndex, fieldpath.FormatString(sku), yield)
 	}
 }
 
@@ -206,7 +201,7 @@ func (s *widgetLister) ByNickname(nickname string) ([]*shopv1.Widget, error) {
 
 func (s *widgetLister) EachByNickname(nickname string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.visit(WidgetByNicknameIndex, "", fieldpath.FormatString(nickname), yield)
+		s.Lister.VisitByIndex(WidgetByNicknameIndex, fieldpath.FormatString(nickname), yield)
 	}
 }
 
@@ -216,7 +211,7 @@ func (s *widgetLister) ByPlacementZone(zone string) ([]*shopv1.Widget, error) {
 
 func (s *widgetLister) EachByPlacementZone(zone string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.visit(WidgetByPlacementZoneIndex, "", fieldpath.FormatString(zone), yield)
+		s.Lister.VisitByIndex(WidgetByPlacementZoneIndex, fieldpath.FormatString(zone), yield)
 	}
 }
 
@@ -226,7 +221,7 @@ func (s *widgetLister) ByConfigRef(configRef string) ([]*shopv1.Widget, error) {
 
 func (s *widgetLister) EachByConfigRef(configRef string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.visit(WidgetByConfigRefIndex, "", fieldpath.FormatString(configRef), yield)
+		s.Lister.VisitByIndex(WidgetByConfigRefIndex, fieldpath.FormatString(configRef), yield)
 	}
 }
 
@@ -238,35 +233,7 @@ func (s *widgetLister) EachBySize(size int32) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], size)
-		s.visit(WidgetBySizeIndex, "", string(key), yield)
-	}
-}
-
-// visit calls yield with each Widget indexed under value by the index
-// indexName, in namespace or, when it is empty, in every namespace,
-// until yield returns false.
-func (s *widgetLister) visit(indexName, namespace, value string, yield func(*shopv1.Widget) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	var objs []*shopv1.Widget
-	if namespace == "" {
-		objs, _ = s.Lister.ByIndex(indexName, key)
-	} else {
-		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
-	}
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(WidgetBySizeIndex, string(key), yield)
 	}
 }
 
@@ -338,8 +305,6 @@ type WidgetNamespaceLister interface {
 // interface.
 type widgetNamespaceLister struct {
 	runtimecache.NamespaceLister[*shopv1.Widget]
-	lister    *widgetLister
-	namespace string
 }
 
 func (s widgetNamespaceLister) ByColor(color string) ([]*shopv1.Widget, error) {
@@ -348,7 +313,7 @@ func (s widgetNamespaceLister) ByColor(color string) ([]*shopv1.Widget, error) {
 
 func (s widgetNamespaceLister) EachByColor(color string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.lister.visit(WidgetByColorIndex, s.namespace, fieldpath.FormatString(color), yield)
+		s.NamespaceLister.VisitByIndex(WidgetByColorIndex, fieldpath.FormatString(color), yield)
 	}
 }
 
@@ -358,7 +323,7 @@ func (s widgetNamespaceLister) ByTeam(team string) ([]*shopv1.Widget, error) {
 
 func (s widgetNamespaceLister) EachByTeam(team string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.lister.visit(WidgetByTeamIndex, s.namespace, team, yield)
+		s.NamespaceLister.VisitByIndex(WidgetByTeamIndex, team, yield)
 	}
 }
 
@@ -368,7 +333,7 @@ func (s widgetNamespaceLister) ByImage(image string) ([]*shopv1.Widget, error) {
 
 func (s widgetNamespaceLister) EachByImage(image string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.lister.visit(WidgetByImageIndex, s.namespace, fieldpath.FormatString(image), yield)
+		s.NamespaceLister.VisitByIndex(WidgetByImageIndex, fieldpath.FormatString(image), yield)
 	}
 }
 
@@ -378,7 +343,7 @@ func (s widgetNamespaceLister) ByShop(shop string) ([]*shopv1.Widget, error) {
 
 func (s widgetNamespaceLister) EachByShop(shop string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.lister.visit(WidgetByShopIndex, s.namespace, shop, yield)
+		s.NamespaceLister.VisitByIndex(WidgetByShopIndex, shop, yield)
 	}
 }
 
@@ -390,7 +355,7 @@ func (s widgetNamespaceLister) EachByPhaseColor(phase shopv1.WidgetPhase, color 
 	return func(yield func(*shopv1.Widget) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(color))
-		s.lister.visit(WidgetByPhaseColorIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(WidgetByPhaseColorIndex, string(key), yield)
 	}
 }
 
@@ -400,7 +365,7 @@ func (s widgetNamespaceLister) ByZone(zone string) ([]*shopv1.Widget, error) {
 
 func (s widgetNamespaceLister) EachByZone(zone string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.lister.visit(WidgetByZoneIndex, s.namespace, zone, yield)
+		s.NamespaceLister.VisitByIndex(WidgetByZoneIndex, zone, yield)
 	}
 }
 
@@ -410,7 +375,7 @@ func (s widgetNamespaceLister) ByOwnerTeam(ownerTeam string) ([]*shopv1.Widget, 
 
 func (s widgetNamespaceLister) EachByOwnerTeam(ownerTeam string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.lister.visit(WidgetByOwnerTeamIndex, s.namespace, ownerTeam, yield)
+		s.NamespaceLister.VisitByIndex(WidgetByOwnerTeamIndex, ownerTeam, yield)
 	}
 }
 
@@ -420,7 +385,7 @@ func (s widgetNamespaceLister) BySKU(sku string) ([]*shopv1.Widget, error) {
 
 func (s widgetNamespaceLister) EachBySKU(sku string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.lister.visit(WidgetBySKUIndex, s.namespace, fieldpath.FormatString(sku), yield)
+		s.NamespaceLister.VisitByIndex(WidgetBySKUIndex, fieldpath.FormatString(sku), yield)
 	}
 }
 
@@ -430,7 +395,7 @@ func (s widgetNamespaceLister) ByNickname(nickname string) ([]*shopv1.Widget, er
 
 func (s widgetNamespaceLister) EachByNickname(nickname string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.lister.visit(WidgetByNicknameIndex, s.namespace, fieldpath.FormatString(nickname), yield)
+		s.NamespaceLister.VisitByIndex(WidgetByNicknameIndex, fieldpath.FormatString(nickname), yield)
 	}
 }
 
@@ -440,7 +405,7 @@ func (s widgetNamespaceLister) ByPlacementZone(zone string) ([]*shopv1.Widget, e
 
 func (s widgetNamespaceLister) EachByPlacementZone(zone string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.lister.visit(WidgetByPlacementZoneIndex, s.namespace, fieldpath.FormatString(zone), yield)
+		s.NamespaceLister.VisitByIndex(WidgetByPlacementZoneIndex, fieldpath.FormatString(zone), yield)
 	}
 }
 
@@ -450,7 +415,7 @@ func (s widgetNamespaceLister) ByConfigRef(configRef string) ([]*shopv1.Widget, 
 
 func (s widgetNamespaceLister) EachByConfigRef(configRef string) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
-		s.lister.visit(WidgetByConfigRefIndex, s.namespace, fieldpath.FormatString(configRef), yield)
+		s.NamespaceLister.VisitByIndex(WidgetByConfigRefIndex, fieldpath.FormatString(configRef), yield)
 	}
 }
 
@@ -462,7 +427,7 @@ func (s widgetNamespaceLister) EachBySize(size int32) iter.Seq[*shopv1.Widget] {
 	return func(yield func(*shopv1.Widget) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], size)
-		s.lister.visit(WidgetBySizeIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(WidgetBySizeIndex, string(key), yield)
 	}
 }
 

@@ -20,7 +20,6 @@ package v1alpha1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	shopv1alpha1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1alpha1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -48,9 +47,6 @@ type ShopLister interface {
 // shopLister implements the ShopLister interface.
 type shopLister struct {
 	runtimecache.Lister[*shopv1alpha1.Shop]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*shopv1alpha1.Shop]
 }
 
 // NewShopLister returns a new ShopLister. Its lookups need the indexes
@@ -60,8 +56,7 @@ type shopLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewShopLister(indexer cache.Indexer) ShopLister {
-	store, _ := runtimecache.StoreOf[*shopv1alpha1.Shop](indexer)
-	return &shopLister{runtimecache.NewLister[*shopv1alpha1.Shop](indexer, shopv1alpha1.Resource("shop")), store}
+	return &shopLister{runtimecache.NewLister[*shopv1alpha1.Shop](indexer, shopv1alpha1.Resource("shop"))}
 }
 
 func (s *shopLister) ByRegion(region string) ([]*shopv1alpha1.Shop, error) {
@@ -70,30 +65,7 @@ func (s *shopLister) ByRegion(region string) ([]*shopv1alpha1.Shop, error) {
 
 func (s *shopLister) EachByRegion(region string) iter.Seq[*shopv1alpha1.Shop] {
 	return func(yield func(*shopv1alpha1.Shop) bool) {
-		s.visit(ShopByRegionIndex, fieldpath.FormatString(region), yield)
-	}
-}
-
-// visit calls yield with each Shop indexed under value by the index
-// indexName,
-// until yield returns false.
-func (s *shopLister) visit(indexName, value string, yield func(*shopv1alpha1.Shop) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, "", value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	objs, _ := s.Lister.ByIndex(indexName, key)
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(ShopByRegionIndex, fieldpath.FormatString(region), yield)
 	}
 }
 

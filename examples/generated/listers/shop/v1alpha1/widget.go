@@ -20,7 +20,6 @@ package v1alpha1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	shopv1alpha1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1alpha1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -65,9 +64,6 @@ type WidgetLister interface {
 // widgetLister implements the WidgetLister interface.
 type widgetLister struct {
 	runtimecache.Lister[*shopv1alpha1.Widget]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*shopv1alpha1.Widget]
 }
 
 // NewWidgetLister returns a new WidgetLister. Its lookups need the indexes
@@ -77,13 +73,12 @@ type widgetLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewWidgetLister(indexer cache.Indexer) WidgetLister {
-	store, _ := runtimecache.StoreOf[*shopv1alpha1.Widget](indexer)
-	return &widgetLister{runtimecache.NewLister[*shopv1alpha1.Widget](indexer, shopv1alpha1.Resource("widget")), store}
+	return &widgetLister{runtimecache.NewLister[*shopv1alpha1.Widget](indexer, shopv1alpha1.Resource("widget"))}
 }
 
 // Widgets returns an object that can list and get Widgets.
 func (s *widgetLister) Widgets(namespace string) WidgetNamespaceLister {
-	return widgetNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
+	return widgetNamespaceLister{s.Lister.Namespace(namespace)}
 }
 
 func (s *widgetLister) ByColor(color string) ([]*shopv1alpha1.Widget, error) {
@@ -92,7 +87,7 @@ func (s *widgetLister) ByColor(color string) ([]*shopv1alpha1.Widget, error) {
 
 func (s *widgetLister) EachByColor(color string) iter.Seq[*shopv1alpha1.Widget] {
 	return func(yield func(*shopv1alpha1.Widget) bool) {
-		s.visit(WidgetByColorIndex, "", fieldpath.FormatString(color), yield)
+		s.Lister.VisitByIndex(WidgetByColorIndex, fieldpath.FormatString(color), yield)
 	}
 }
 
@@ -102,7 +97,7 @@ func (s *widgetLister) ByTeam(team string) ([]*shopv1alpha1.Widget, error) {
 
 func (s *widgetLister) EachByTeam(team string) iter.Seq[*shopv1alpha1.Widget] {
 	return func(yield func(*shopv1alpha1.Widget) bool) {
-		s.visit(WidgetByTeamIndex, "", team, yield)
+		s.Lister.VisitByIndex(WidgetByTeamIndex, team, yield)
 	}
 }
 
@@ -112,7 +107,7 @@ func (s *widgetLister) ByImage(image string) ([]*shopv1alpha1.Widget, error) {
 
 func (s *widgetLister) EachByImage(image string) iter.Seq[*shopv1alpha1.Widget] {
 	return func(yield func(*shopv1alpha1.Widget) bool) {
-		s.visit(WidgetByImageIndex, "", fieldpath.FormatString(image), yield)
+		s.Lister.VisitByIndex(WidgetByImageIndex, fieldpath.FormatString(image), yield)
 	}
 }
 
@@ -122,7 +117,7 @@ func (s *widgetLister) ByShop(shop string) ([]*shopv1alpha1.Widget, error) {
 
 func (s *widgetLister) EachByShop(shop string) iter.Seq[*shopv1alpha1.Widget] {
 	return func(yield func(*shopv1alpha1.Widget) bool) {
-		s.visit(WidgetByShopIndex, "", shop, yield)
+		s.Lister.VisitByIndex(WidgetByShopIndex, shop, yield)
 	}
 }
 
@@ -134,35 +129,7 @@ func (s *widgetLister) EachByPhaseColor(phase, color string) iter.Seq[*shopv1alp
 	return func(yield func(*shopv1alpha1.Widget) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(color))
-		s.visit(WidgetByPhaseColorIndex, "", string(key), yield)
-	}
-}
-
-// visit calls yield with each Widget indexed under value by the index
-// indexName, in namespace or, when it is empty, in every namespace,
-// until yield returns false.
-func (s *widgetLister) visit(indexName, namespace, value string, yield func(*shopv1alpha1.Widget) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	var objs []*shopv1alpha1.Widget
-	if namespace == "" {
-		objs, _ = s.Lister.ByIndex(indexName, key)
-	} else {
-		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
-	}
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(WidgetByPhaseColorIndex, string(key), yield)
 	}
 }
 
@@ -203,8 +170,6 @@ type WidgetNamespaceLister interface {
 // interface.
 type widgetNamespaceLister struct {
 	runtimecache.NamespaceLister[*shopv1alpha1.Widget]
-	lister    *widgetLister
-	namespace string
 }
 
 func (s widgetNamespaceLister) ByColor(color string) ([]*shopv1alpha1.Widget, error) {
@@ -213,7 +178,7 @@ func (s widgetNamespaceLister) ByColor(color string) ([]*shopv1alpha1.Widget, er
 
 func (s widgetNamespaceLister) EachByColor(color string) iter.Seq[*shopv1alpha1.Widget] {
 	return func(yield func(*shopv1alpha1.Widget) bool) {
-		s.lister.visit(WidgetByColorIndex, s.namespace, fieldpath.FormatString(color), yield)
+		s.NamespaceLister.VisitByIndex(WidgetByColorIndex, fieldpath.FormatString(color), yield)
 	}
 }
 
@@ -223,7 +188,7 @@ func (s widgetNamespaceLister) ByTeam(team string) ([]*shopv1alpha1.Widget, erro
 
 func (s widgetNamespaceLister) EachByTeam(team string) iter.Seq[*shopv1alpha1.Widget] {
 	return func(yield func(*shopv1alpha1.Widget) bool) {
-		s.lister.visit(WidgetByTeamIndex, s.namespace, team, yield)
+		s.NamespaceLister.VisitByIndex(WidgetByTeamIndex, team, yield)
 	}
 }
 
@@ -233,7 +198,7 @@ func (s widgetNamespaceLister) ByImage(image string) ([]*shopv1alpha1.Widget, er
 
 func (s widgetNamespaceLister) EachByImage(image string) iter.Seq[*shopv1alpha1.Widget] {
 	return func(yield func(*shopv1alpha1.Widget) bool) {
-		s.lister.visit(WidgetByImageIndex, s.namespace, fieldpath.FormatString(image), yield)
+		s.NamespaceLister.VisitByIndex(WidgetByImageIndex, fieldpath.FormatString(image), yield)
 	}
 }
 
@@ -243,7 +208,7 @@ func (s widgetNamespaceLister) ByShop(shop string) ([]*shopv1alpha1.Widget, erro
 
 func (s widgetNamespaceLister) EachByShop(shop string) iter.Seq[*shopv1alpha1.Widget] {
 	return func(yield func(*shopv1alpha1.Widget) bool) {
-		s.lister.visit(WidgetByShopIndex, s.namespace, shop, yield)
+		s.NamespaceLister.VisitByIndex(WidgetByShopIndex, shop, yield)
 	}
 }
 
@@ -255,7 +220,7 @@ func (s widgetNamespaceLister) EachByPhaseColor(phase, color string) iter.Seq[*s
 	return func(yield func(*shopv1alpha1.Widget) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(color))
-		s.lister.visit(WidgetByPhaseColorIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(WidgetByPhaseColorIndex, string(key), yield)
 	}
 }
 

@@ -20,7 +20,6 @@ package v1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	appsv1 "k8s.io/api/apps/v1"
@@ -46,9 +45,6 @@ type DeploymentLister interface {
 // deploymentLister implements the DeploymentLister interface.
 type deploymentLister struct {
 	runtimecache.Lister[*appsv1.Deployment]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*appsv1.Deployment]
 }
 
 // NewDeploymentLister returns a new DeploymentLister. Its lookups need the indexes
@@ -58,13 +54,12 @@ type deploymentLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewDeploymentLister(indexer cache.Indexer) DeploymentLister {
-	store, _ := runtimecache.StoreOf[*appsv1.Deployment](indexer)
-	return &deploymentLister{runtimecache.NewLister[*appsv1.Deployment](indexer, appsv1.Resource("deployment")), store}
+	return &deploymentLister{runtimecache.NewLister[*appsv1.Deployment](indexer, appsv1.Resource("deployment"))}
 }
 
 // Deployments returns an object that can list and get Deployments.
 func (s *deploymentLister) Deployments(namespace string) DeploymentNamespaceLister {
-	return deploymentNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
+	return deploymentNamespaceLister{s.Lister.Namespace(namespace)}
 }
 
 func (s *deploymentLister) ByApp(app string) ([]*appsv1.Deployment, error) {
@@ -73,35 +68,7 @@ func (s *deploymentLister) ByApp(app string) ([]*appsv1.Deployment, error) {
 
 func (s *deploymentLister) EachByApp(app string) iter.Seq[*appsv1.Deployment] {
 	return func(yield func(*appsv1.Deployment) bool) {
-		s.visit(DeploymentByAppIndex, "", app, yield)
-	}
-}
-
-// visit calls yield with each Deployment indexed under value by the index
-// indexName, in namespace or, when it is empty, in every namespace,
-// until yield returns false.
-func (s *deploymentLister) visit(indexName, namespace, value string, yield func(*appsv1.Deployment) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	var objs []*appsv1.Deployment
-	if namespace == "" {
-		objs, _ = s.Lister.ByIndex(indexName, key)
-	} else {
-		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
-	}
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(DeploymentByAppIndex, app, yield)
 	}
 }
 
@@ -125,8 +92,6 @@ type DeploymentNamespaceLister interface {
 // interface.
 type deploymentNamespaceLister struct {
 	runtimecache.NamespaceLister[*appsv1.Deployment]
-	lister    *deploymentLister
-	namespace string
 }
 
 func (s deploymentNamespaceLister) ByApp(app string) ([]*appsv1.Deployment, error) {
@@ -135,7 +100,7 @@ func (s deploymentNamespaceLister) ByApp(app string) ([]*appsv1.Deployment, erro
 
 func (s deploymentNamespaceLister) EachByApp(app string) iter.Seq[*appsv1.Deployment] {
 	return func(yield func(*appsv1.Deployment) bool) {
-		s.lister.visit(DeploymentByAppIndex, s.namespace, app, yield)
+		s.NamespaceLister.VisitByIndex(DeploymentByAppIndex, app, yield)
 	}
 }
 

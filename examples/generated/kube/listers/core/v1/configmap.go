@@ -20,7 +20,6 @@ package v1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	corev1 "k8s.io/api/core/v1"
@@ -51,9 +50,6 @@ type ConfigMapLister interface {
 // configMapLister implements the ConfigMapLister interface.
 type configMapLister struct {
 	runtimecache.Lister[*corev1.ConfigMap]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*corev1.ConfigMap]
 }
 
 // NewConfigMapLister returns a new ConfigMapLister. Its lookups need the indexes
@@ -63,13 +59,12 @@ type configMapLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewConfigMapLister(indexer cache.Indexer) ConfigMapLister {
-	store, _ := runtimecache.StoreOf[*corev1.ConfigMap](indexer)
-	return &configMapLister{runtimecache.NewLister[*corev1.ConfigMap](indexer, corev1.Resource("configmap")), store}
+	return &configMapLister{runtimecache.NewLister[*corev1.ConfigMap](indexer, corev1.Resource("configmap"))}
 }
 
 // ConfigMaps returns an object that can list and get ConfigMaps.
 func (s *configMapLister) ConfigMaps(namespace string) ConfigMapNamespaceLister {
-	return configMapNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
+	return configMapNamespaceLister{s.Lister.Namespace(namespace)}
 }
 
 func (s *configMapLister) ByManagedBy(managedBy string) ([]*corev1.ConfigMap, error) {
@@ -78,7 +73,7 @@ func (s *configMapLister) ByManagedBy(managedBy string) ([]*corev1.ConfigMap, er
 
 func (s *configMapLister) EachByManagedBy(managedBy string) iter.Seq[*corev1.ConfigMap] {
 	return func(yield func(*corev1.ConfigMap) bool) {
-		s.visit(ConfigMapByManagedByIndex, "", managedBy, yield)
+		s.Lister.VisitByIndex(ConfigMapByManagedByIndex, managedBy, yield)
 	}
 }
 
@@ -88,35 +83,7 @@ func (s *configMapLister) ByWidget(widget string) ([]*corev1.ConfigMap, error) {
 
 func (s *configMapLister) EachByWidget(widget string) iter.Seq[*corev1.ConfigMap] {
 	return func(yield func(*corev1.ConfigMap) bool) {
-		s.visit(ConfigMapByWidgetIndex, "", widget, yield)
-	}
-}
-
-// visit calls yield with each ConfigMap indexed under value by the index
-// indexName, in namespace or, when it is empty, in every namespace,
-// until yield returns false.
-func (s *configMapLister) visit(indexName, namespace, value string, yield func(*corev1.ConfigMap) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	var objs []*corev1.ConfigMap
-	if namespace == "" {
-		objs, _ = s.Lister.ByIndex(indexName, key)
-	} else {
-		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
-	}
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(ConfigMapByWidgetIndex, widget, yield)
 	}
 }
 
@@ -144,8 +111,6 @@ type ConfigMapNamespaceLister interface {
 // interface.
 type configMapNamespaceLister struct {
 	runtimecache.NamespaceLister[*corev1.ConfigMap]
-	lister    *configMapLister
-	namespace string
 }
 
 func (s configMapNamespaceLister) ByManagedBy(managedBy string) ([]*corev1.ConfigMap, error) {
@@ -154,7 +119,7 @@ func (s configMapNamespaceLister) ByManagedBy(managedBy string) ([]*corev1.Confi
 
 func (s configMapNamespaceLister) EachByManagedBy(managedBy string) iter.Seq[*corev1.ConfigMap] {
 	return func(yield func(*corev1.ConfigMap) bool) {
-		s.lister.visit(ConfigMapByManagedByIndex, s.namespace, managedBy, yield)
+		s.NamespaceLister.VisitByIndex(ConfigMapByManagedByIndex, managedBy, yield)
 	}
 }
 
@@ -164,7 +129,7 @@ func (s configMapNamespaceLister) ByWidget(widget string) ([]*corev1.ConfigMap, 
 
 func (s configMapNamespaceLister) EachByWidget(widget string) iter.Seq[*corev1.ConfigMap] {
 	return func(yield func(*corev1.ConfigMap) bool) {
-		s.lister.visit(ConfigMapByWidgetIndex, s.namespace, widget, yield)
+		s.NamespaceLister.VisitByIndex(ConfigMapByWidgetIndex, widget, yield)
 	}
 }
 

@@ -20,7 +20,6 @@ package v1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	fieldpath "github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
@@ -59,9 +58,6 @@ type PodLister interface {
 // podLister implements the PodLister interface.
 type podLister struct {
 	runtimecache.Lister[*corev1.Pod]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*corev1.Pod]
 }
 
 // NewPodLister returns a new PodLister. Its lookups need the indexes
@@ -71,13 +67,12 @@ type podLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewPodLister(indexer cache.Indexer) PodLister {
-	store, _ := runtimecache.StoreOf[*corev1.Pod](indexer)
-	return &podLister{runtimecache.NewLister[*corev1.Pod](indexer, corev1.Resource("pod")), store}
+	return &podLister{runtimecache.NewLister[*corev1.Pod](indexer, corev1.Resource("pod"))}
 }
 
 // Pods returns an object that can list and get Pods.
 func (s *podLister) Pods(namespace string) PodNamespaceLister {
-	return podNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
+	return podNamespaceLister{s.Lister.Namespace(namespace)}
 }
 
 func (s *podLister) ByNode(nodeName string) ([]*corev1.Pod, error) {
@@ -86,7 +81,7 @@ func (s *podLister) ByNode(nodeName string) ([]*corev1.Pod, error) {
 
 func (s *podLister) EachByNode(nodeName string) iter.Seq[*corev1.Pod] {
 	return func(yield func(*corev1.Pod) bool) {
-		s.visit(PodByNodeIndex, "", fieldpath.FormatString(nodeName), yield)
+		s.Lister.VisitByIndex(PodByNodeIndex, fieldpath.FormatString(nodeName), yield)
 	}
 }
 
@@ -96,7 +91,7 @@ func (s *podLister) ByReplicaSet(replicaSet string) ([]*corev1.Pod, error) {
 
 func (s *podLister) EachByReplicaSet(replicaSet string) iter.Seq[*corev1.Pod] {
 	return func(yield func(*corev1.Pod) bool) {
-		s.visit(PodByReplicaSetIndex, "", replicaSet, yield)
+		s.Lister.VisitByIndex(PodByReplicaSetIndex, replicaSet, yield)
 	}
 }
 
@@ -108,35 +103,7 @@ func (s *podLister) EachByPhaseNode(phase corev1.PodPhase, nodeName string) iter
 	return func(yield func(*corev1.Pod) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(nodeName))
-		s.visit(PodByPhaseNodeIndex, "", string(key), yield)
-	}
-}
-
-// visit calls yield with each Pod indexed under value by the index
-// indexName, in namespace or, when it is empty, in every namespace,
-// until yield returns false.
-func (s *podLister) visit(indexName, namespace, value string, yield func(*corev1.Pod) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	var objs []*corev1.Pod
-	if namespace == "" {
-		objs, _ = s.Lister.ByIndex(indexName, key)
-	} else {
-		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
-	}
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(PodByPhaseNodeIndex, string(key), yield)
 	}
 }
 
@@ -171,8 +138,6 @@ type PodNamespaceLister interface {
 // interface.
 type podNamespaceLister struct {
 	runtimecache.NamespaceLister[*corev1.Pod]
-	lister    *podLister
-	namespace string
 }
 
 func (s podNamespaceLister) ByNode(nodeName string) ([]*corev1.Pod, error) {
@@ -181,7 +146,7 @@ func (s podNamespaceLister) ByNode(nodeName string) ([]*corev1.Pod, error) {
 
 func (s podNamespaceLister) EachByNode(nodeName string) iter.Seq[*corev1.Pod] {
 	return func(yield func(*corev1.Pod) bool) {
-		s.lister.visit(PodByNodeIndex, s.namespace, fieldpath.FormatString(nodeName), yield)
+		s.NamespaceLister.VisitByIndex(PodByNodeIndex, fieldpath.FormatString(nodeName), yield)
 	}
 }
 
@@ -191,7 +156,7 @@ func (s podNamespaceLister) ByReplicaSet(replicaSet string) ([]*corev1.Pod, erro
 
 func (s podNamespaceLister) EachByReplicaSet(replicaSet string) iter.Seq[*corev1.Pod] {
 	return func(yield func(*corev1.Pod) bool) {
-		s.lister.visit(PodByReplicaSetIndex, s.namespace, replicaSet, yield)
+		s.NamespaceLister.VisitByIndex(PodByReplicaSetIndex, replicaSet, yield)
 	}
 }
 
@@ -203,7 +168,7 @@ func (s podNamespaceLister) EachByPhaseNode(phase corev1.PodPhase, nodeName stri
 	return func(yield func(*corev1.Pod) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(phase), fieldpath.FormatString(nodeName))
-		s.lister.visit(PodByPhaseNodeIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(PodByPhaseNodeIndex, string(key), yield)
 	}
 }
 

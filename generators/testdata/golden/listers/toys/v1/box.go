@@ -4,7 +4,6 @@ package v1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -41,9 +40,6 @@ type BoxLister interface {
 // boxLister implements the BoxLister interface.
 type boxLister struct {
 	runtimecache.Lister[*toysv1.Box]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*toysv1.Box]
 }
 
 // NewBoxLister returns a new BoxLister. Its lookups need the indexes
@@ -53,8 +49,7 @@ type boxLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewBoxLister(indexer cache.Indexer) BoxLister {
-	store, _ := runtimecache.StoreOf[*toysv1.Box](indexer)
-	return &boxLister{runtimecache.NewLister[*toysv1.Box](indexer, toysv1.Resource("box")), store}
+	return &boxLister{runtimecache.NewLister[*toysv1.Box](indexer, toysv1.Resource("box"))}
 }
 
 func (s *boxLister) BySize(size int64) ([]*toysv1.Box, error) {
@@ -65,7 +60,7 @@ func (s *boxLister) EachBySize(size int64) iter.Seq[*toysv1.Box] {
 	return func(yield func(*toysv1.Box) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], size)
-		s.visit(BoxBySizeIndex, string(key), yield)
+		s.Lister.VisitByIndex(BoxBySizeIndex, string(key), yield)
 	}
 }
 
@@ -75,7 +70,7 @@ func (s *boxLister) ByDefinition(customResourceDefinition string) ([]*toysv1.Box
 
 func (s *boxLister) EachByDefinition(customResourceDefinition string) iter.Seq[*toysv1.Box] {
 	return func(yield func(*toysv1.Box) bool) {
-		s.visit(BoxByDefinitionIndex, customResourceDefinition, yield)
+		s.Lister.VisitByIndex(BoxByDefinitionIndex, customResourceDefinition, yield)
 	}
 }
 
@@ -85,30 +80,7 @@ func (s *boxLister) ByNode(node string) ([]*toysv1.Box, error) {
 
 func (s *boxLister) EachByNode(node string) iter.Seq[*toysv1.Box] {
 	return func(yield func(*toysv1.Box) bool) {
-		s.visit(BoxByNodeIndex, node, yield)
-	}
-}
-
-// visit calls yield with each Box indexed under value by the index
-// indexName,
-// until yield returns false.
-func (s *boxLister) visit(indexName, value string, yield func(*toysv1.Box) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, "", value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	objs, _ := s.Lister.ByIndex(indexName, key)
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(BoxByNodeIndex, node, yield)
 	}
 }
 

@@ -4,7 +4,6 @@ package v1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -57,9 +56,6 @@ type RobotLister interface {
 // robotLister implements the RobotLister interface.
 type robotLister struct {
 	runtimecache.Lister[*toysv1.Robot]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*toysv1.Robot]
 }
 
 // NewRobotLister returns a new RobotLister. Its lookups need the indexes
@@ -69,13 +65,12 @@ type robotLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewRobotLister(indexer cache.Indexer) RobotLister {
-	store, _ := runtimecache.StoreOf[*toysv1.Robot](indexer)
-	return &robotLister{runtimecache.NewLister[*toysv1.Robot](indexer, toysv1.Resource("robot")), store}
+	return &robotLister{runtimecache.NewLister[*toysv1.Robot](indexer, toysv1.Resource("robot"))}
 }
 
 // Robots returns an object that can list and get Robots.
 func (s *robotLister) Robots(namespace string) RobotNamespaceLister {
-	return robotNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
+	return robotNamespaceLister{s.Lister.Namespace(namespace)}
 }
 
 func (s *robotLister) ByColor(color string) ([]*toysv1.Robot, error) {
@@ -84,7 +79,7 @@ func (s *robotLister) ByColor(color string) ([]*toysv1.Robot, error) {
 
 func (s *robotLister) EachByColor(color string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.visit(RobotByColorIndex, "", fieldpath.FormatString(color), yield)
+		s.Lister.VisitByIndex(RobotByColorIndex, fieldpath.FormatString(color), yield)
 	}
 }
 
@@ -94,7 +89,7 @@ func (s *robotLister) ByPart(partName string) ([]*toysv1.Robot, error) {
 
 func (s *robotLister) EachByPart(partName string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.visit(RobotByPartIndex, "", fieldpath.FormatString(partName), yield)
+		s.Lister.VisitByIndex(RobotByPartIndex, fieldpath.FormatString(partName), yield)
 	}
 }
 
@@ -106,7 +101,7 @@ func (s *robotLister) EachByModeColor(mode, color string) iter.Seq[*toysv1.Robot
 	return func(yield func(*toysv1.Robot) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(mode), fieldpath.FormatString(color))
-		s.visit(RobotByModeColorIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(RobotByModeColorIndex, string(key), yield)
 	}
 }
 
@@ -116,7 +111,7 @@ func (s *robotLister) ByTeam(team string) ([]*toysv1.Robot, error) {
 
 func (s *robotLister) EachByTeam(team string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.visit(RobotByTeamIndex, "", team, yield)
+		s.Lister.VisitByIndex(RobotByTeamIndex, team, yield)
 	}
 }
 
@@ -126,7 +121,7 @@ func (s *robotLister) ByMaker(maker string) ([]*toysv1.Robot, error) {
 
 func (s *robotLister) EachByMaker(maker string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.visit(RobotByMakerIndex, "", maker, yield)
+		s.Lister.VisitByIndex(RobotByMakerIndex, maker, yield)
 	}
 }
 
@@ -136,7 +131,7 @@ func (s *robotLister) ByBox(box string) ([]*toysv1.Robot, error) {
 
 func (s *robotLister) EachByBox(box string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.visit(RobotByBoxIndex, "", box, yield)
+		s.Lister.VisitByIndex(RobotByBoxIndex, box, yield)
 	}
 }
 
@@ -146,35 +141,7 @@ func (s *robotLister) ByLength(length string) ([]*toysv1.Robot, error) {
 
 func (s *robotLister) EachByLength(length string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.visit(RobotByLengthIndex, "", length, yield)
-	}
-}
-
-// visit calls yield with each Robot indexed under value by the index
-// indexName, in namespace or, when it is empty, in every namespace,
-// until yield returns false.
-func (s *robotLister) visit(indexName, namespace, value string, yield func(*toysv1.Robot) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	var objs []*toysv1.Robot
-	if namespace == "" {
-		objs, _ = s.Lister.ByIndex(indexName, key)
-	} else {
-		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
-	}
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(RobotByLengthIndex, length, yield)
 	}
 }
 
@@ -223,8 +190,6 @@ type RobotNamespaceLister interface {
 // interface.
 type robotNamespaceLister struct {
 	runtimecache.NamespaceLister[*toysv1.Robot]
-	lister    *robotLister
-	namespace string
 }
 
 func (s robotNamespaceLister) ByColor(color string) ([]*toysv1.Robot, error) {
@@ -233,7 +198,7 @@ func (s robotNamespaceLister) ByColor(color string) ([]*toysv1.Robot, error) {
 
 func (s robotNamespaceLister) EachByColor(color string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.lister.visit(RobotByColorIndex, s.namespace, fieldpath.FormatString(color), yield)
+		s.NamespaceLister.VisitByIndex(RobotByColorIndex, fieldpath.FormatString(color), yield)
 	}
 }
 
@@ -243,7 +208,7 @@ func (s robotNamespaceLister) ByPart(partName string) ([]*toysv1.Robot, error) {
 
 func (s robotNamespaceLister) EachByPart(partName string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.lister.visit(RobotByPartIndex, s.namespace, fieldpath.FormatString(partName), yield)
+		s.NamespaceLister.VisitByIndex(RobotByPartIndex, fieldpath.FormatString(partName), yield)
 	}
 }
 
@@ -255,7 +220,7 @@ func (s robotNamespaceLister) EachByModeColor(mode, color string) iter.Seq[*toys
 	return func(yield func(*toysv1.Robot) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(mode), fieldpath.FormatString(color))
-		s.lister.visit(RobotByModeColorIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(RobotByModeColorIndex, string(key), yield)
 	}
 }
 
@@ -265,7 +230,7 @@ func (s robotNamespaceLister) ByTeam(team string) ([]*toysv1.Robot, error) {
 
 func (s robotNamespaceLister) EachByTeam(team string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.lister.visit(RobotByTeamIndex, s.namespace, team, yield)
+		s.NamespaceLister.VisitByIndex(RobotByTeamIndex, team, yield)
 	}
 }
 
@@ -275,7 +240,7 @@ func (s robotNamespaceLister) ByMaker(maker string) ([]*toysv1.Robot, error) {
 
 func (s robotNamespaceLister) EachByMaker(maker string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.lister.visit(RobotByMakerIndex, s.namespace, maker, yield)
+		s.NamespaceLister.VisitByIndex(RobotByMakerIndex, maker, yield)
 	}
 }
 
@@ -285,7 +250,7 @@ func (s robotNamespaceLister) ByBox(box string) ([]*toysv1.Robot, error) {
 
 func (s robotNamespaceLister) EachByBox(box string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.lister.visit(RobotByBoxIndex, s.namespace, box, yield)
+		s.NamespaceLister.VisitByIndex(RobotByBoxIndex, box, yield)
 	}
 }
 
@@ -295,7 +260,7 @@ func (s robotNamespaceLister) ByLength(length string) ([]*toysv1.Robot, error) {
 
 func (s robotNamespaceLister) EachByLength(length string) iter.Seq[*toysv1.Robot] {
 	return func(yield func(*toysv1.Robot) bool) {
-		s.lister.visit(RobotByLengthIndex, s.namespace, length, yield)
+		s.NamespaceLister.VisitByIndex(RobotByLengthIndex, length, yield)
 	}
 }
 

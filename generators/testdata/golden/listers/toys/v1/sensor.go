@@ -4,7 +4,6 @@ package v1
 
 import (
 	iter "iter"
-	strings "strings"
 
 	toysv1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1"
 	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -120,9 +119,6 @@ type SensorLister interface {
 // sensorLister implements the SensorLister interface.
 type sensorLister struct {
 	runtimecache.Lister[*toysv1.Sensor]
-	// store is the typed store behind the indexer, nil when the indexer is
-	// not one of runtime/cache's.
-	store *runtimecache.Indexer[*toysv1.Sensor]
 }
 
 // NewSensorLister returns a new SensorLister. Its lookups need the indexes
@@ -132,13 +128,12 @@ type sensorLister struct {
 // another indexer, such as client-go's cache.NewIndexer, they list them first,
 // as the By lookups do, and yield nothing when the index is missing.
 func NewSensorLister(indexer cache.Indexer) SensorLister {
-	store, _ := runtimecache.StoreOf[*toysv1.Sensor](indexer)
-	return &sensorLister{runtimecache.NewLister[*toysv1.Sensor](indexer, toysv1.Resource("sensor")), store}
+	return &sensorLister{runtimecache.NewLister[*toysv1.Sensor](indexer, toysv1.Resource("sensor"))}
 }
 
 // Sensors returns an object that can list and get Sensors.
 func (s *sensorLister) Sensors(namespace string) SensorNamespaceLister {
-	return sensorNamespaceLister{s.Lister.Namespace(namespace), s, namespace}
+	return sensorNamespaceLister{s.Lister.Namespace(namespace)}
 }
 
 func (s *sensorLister) ByModel(model string) ([]*toysv1.Sensor, error) {
@@ -147,7 +142,7 @@ func (s *sensorLister) ByModel(model string) ([]*toysv1.Sensor, error) {
 
 func (s *sensorLister) EachByModel(model string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByModelIndex, "", fieldpath.FormatString(model), yield)
+		s.Lister.VisitByIndex(SensorByModelIndex, fieldpath.FormatString(model), yield)
 	}
 }
 
@@ -157,7 +152,7 @@ func (s *sensorLister) ByMode(mode toysv1.SensorMode) ([]*toysv1.Sensor, error) 
 
 func (s *sensorLister) EachByMode(mode toysv1.SensorMode) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByModeIndex, "", fieldpath.FormatString(mode), yield)
+		s.Lister.VisitByIndex(SensorByModeIndex, fieldpath.FormatString(mode), yield)
 	}
 }
 
@@ -169,7 +164,7 @@ func (s *sensorLister) EachByOffset(offset int32) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], offset)
-		s.visit(SensorByOffsetIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(SensorByOffsetIndex, string(key), yield)
 	}
 }
 
@@ -181,7 +176,7 @@ func (s *sensorLister) EachByReading(reading int64) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], reading)
-		s.visit(SensorByReadingIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(SensorByReadingIndex, string(key), yield)
 	}
 }
 
@@ -193,7 +188,7 @@ func (s *sensorLister) EachByChannel(channel int) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], channel)
-		s.visit(SensorByChannelIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(SensorByChannelIndex, string(key), yield)
 	}
 }
 
@@ -205,7 +200,7 @@ func (s *sensorLister) EachBySerial(serial uint64) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], serial)
-		s.visit(SensorBySerialIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(SensorBySerialIndex, string(key), yield)
 	}
 }
 
@@ -215,7 +210,7 @@ func (s *sensorLister) ByActive(active bool) ([]*toysv1.Sensor, error) {
 
 func (s *sensorLister) EachByActive(active bool) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByActiveIndex, "", fieldpath.FormatBool(active), yield)
+		s.Lister.VisitByIndex(SensorByActiveIndex, fieldpath.FormatBool(active), yield)
 	}
 }
 
@@ -227,7 +222,7 @@ func (s *sensorLister) EachByPriority(priority toysv1.Priority) iter.Seq[*toysv1
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], priority)
-		s.visit(SensorByPriorityIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(SensorByPriorityIndex, string(key), yield)
 	}
 }
 
@@ -237,7 +232,7 @@ func (s *sensorLister) ByAlias(alias string) ([]*toysv1.Sensor, error) {
 
 func (s *sensorLister) EachByAlias(alias string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByAliasIndex, "", fieldpath.FormatString(alias), yield)
+		s.Lister.VisitByIndex(SensorByAliasIndex, fieldpath.FormatString(alias), yield)
 	}
 }
 
@@ -249,7 +244,7 @@ func (s *sensorLister) EachByThreshold(threshold int64) iter.Seq[*toysv1.Sensor]
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], threshold)
-		s.visit(SensorByThresholdIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(SensorByThresholdIndex, string(key), yield)
 	}
 }
 
@@ -259,7 +254,7 @@ func (s *sensorLister) ByCalibrated(calibrated bool) ([]*toysv1.Sensor, error) {
 
 func (s *sensorLister) EachByCalibrated(calibrated bool) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByCalibratedIndex, "", fieldpath.FormatBool(calibrated), yield)
+		s.Lister.VisitByIndex(SensorByCalibratedIndex, fieldpath.FormatBool(calibrated), yield)
 	}
 }
 
@@ -269,7 +264,7 @@ func (s *sensorLister) ByFallback(fallback toysv1.SensorMode) ([]*toysv1.Sensor,
 
 func (s *sensorLister) EachByFallback(fallback toysv1.SensorMode) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByFallbackIndex, "", fieldpath.FormatString(fallback), yield)
+		s.Lister.VisitByIndex(SensorByFallbackIndex, fieldpath.FormatString(fallback), yield)
 	}
 }
 
@@ -279,7 +274,7 @@ func (s *sensorLister) ByTag(tag string) ([]*toysv1.Sensor, error) {
 
 func (s *sensorLister) EachByTag(tag string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByTagIndex, "", fieldpath.FormatString(tag), yield)
+		s.Lister.VisitByIndex(SensorByTagIndex, fieldpath.FormatString(tag), yield)
 	}
 }
 
@@ -289,7 +284,7 @@ func (s *sensorLister) ByAllowedMode(allowedMode toysv1.SensorMode) ([]*toysv1.S
 
 func (s *sensorLister) EachByAllowedMode(allowedMode toysv1.SensorMode) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByAllowedModeIndex, "", fieldpath.FormatString(allowedMode), yield)
+		s.Lister.VisitByIndex(SensorByAllowedModeIndex, fieldpath.FormatString(allowedMode), yield)
 	}
 }
 
@@ -301,7 +296,7 @@ func (s *sensorLister) EachByModeOffset(mode toysv1.SensorMode, offset int32) it
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(mode), fieldpath.FormatInt(offset))
-		s.visit(SensorByModeOffsetIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(SensorByModeOffsetIndex, string(key), yield)
 	}
 }
 
@@ -313,7 +308,7 @@ func (s *sensorLister) EachByFallbackThreshold(fallback toysv1.SensorMode, thres
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(fallback), fieldpath.FormatInt(threshold), fieldpath.FormatBool(active))
-		s.visit(SensorByFallbackThresholdIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(SensorByFallbackThresholdIndex, string(key), yield)
 	}
 }
 
@@ -325,7 +320,7 @@ func (s *sensorLister) EachBySourceTarget(sourceName, targetName string) iter.Se
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(sourceName), fieldpath.FormatString(targetName))
-		s.visit(SensorBySourceTargetIndex, "", string(key), yield)
+		s.Lister.VisitByIndex(SensorBySourceTargetIndex, string(key), yield)
 	}
 }
 
@@ -335,7 +330,7 @@ func (s *sensorLister) ByRoom(roomName string) ([]*toysv1.Sensor, error) {
 
 func (s *sensorLister) EachByRoom(roomName string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByRoomIndex, "", roomName, yield)
+		s.Lister.VisitByIndex(SensorByRoomIndex, roomName, yield)
 	}
 }
 
@@ -345,7 +340,7 @@ func (s *sensorLister) ByVendor(vendor string) ([]*toysv1.Sensor, error) {
 
 func (s *sensorLister) EachByVendor(vendor string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByVendorIndex, "", vendor, yield)
+		s.Lister.VisitByIndex(SensorByVendorIndex, vendor, yield)
 	}
 }
 
@@ -355,7 +350,7 @@ func (s *sensorLister) ByRobot(robot string) ([]*toysv1.Sensor, error) {
 
 func (s *sensorLister) EachByRobot(robot string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByRobotIndex, "", robot, yield)
+		s.Lister.VisitByIndex(SensorByRobotIndex, robot, yield)
 	}
 }
 
@@ -365,7 +360,7 @@ func (s *sensorLister) ByZone(zone string) ([]*toysv1.Sensor, error) {
 
 func (s *sensorLister) EachByZone(zone string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByZoneIndex, "", zone, yield)
+		s.Lister.VisitByIndex(SensorByZoneIndex, zone, yield)
 	}
 }
 
@@ -375,7 +370,7 @@ func (s *sensorLister) ByFloor(level string) ([]*toysv1.Sensor, error) {
 
 func (s *sensorLister) EachByFloor(level string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.visit(SensorByFloorIndex, "", level, yield)
+		s.Lister.VisitByIndex(SensorByFloorIndex, level, yield)
 	}
 }
 
@@ -387,35 +382,7 @@ func (s *sensorLister) EachByEnds(from, to string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(from), fieldpath.FormatString(to))
-		s.visit(SensorByEndsIndex, "", string(key), yield)
-	}
-}
-
-// visit calls yield with each Sensor indexed under value by the index
-// indexName, in namespace or, when it is empty, in every namespace,
-// until yield returns false.
-func (s *sensorLister) visit(indexName, namespace, value string, yield func(*toysv1.Sensor) bool) {
-	if s.store != nil {
-		for obj := range s.store.IndexedObjects(indexName, namespace, value) {
-			if !yield(obj) {
-				return
-			}
-		}
-		return
-	}
-	// The indexer gets a copy of value: passed through client-go's
-	// interface, value itself could not stay on the caller's stack.
-	key := strings.Clone(value)
-	var objs []*toysv1.Sensor
-	if namespace == "" {
-		objs, _ = s.Lister.ByIndex(indexName, key)
-	} else {
-		objs, _ = s.Lister.Namespace(namespace).ByIndex(indexName, key)
-	}
-	for _, obj := range objs {
-		if !yield(obj) {
-			return
-		}
+		s.Lister.VisitByIndex(SensorByEndsIndex, string(key), yield)
 	}
 }
 
@@ -527,8 +494,6 @@ type SensorNamespaceLister interface {
 // interface.
 type sensorNamespaceLister struct {
 	runtimecache.NamespaceLister[*toysv1.Sensor]
-	lister    *sensorLister
-	namespace string
 }
 
 func (s sensorNamespaceLister) ByModel(model string) ([]*toysv1.Sensor, error) {
@@ -537,7 +502,7 @@ func (s sensorNamespaceLister) ByModel(model string) ([]*toysv1.Sensor, error) {
 
 func (s sensorNamespaceLister) EachByModel(model string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByModelIndex, s.namespace, fieldpath.FormatString(model), yield)
+		s.NamespaceLister.VisitByIndex(SensorByModelIndex, fieldpath.FormatString(model), yield)
 	}
 }
 
@@ -547,7 +512,7 @@ func (s sensorNamespaceLister) ByMode(mode toysv1.SensorMode) ([]*toysv1.Sensor,
 
 func (s sensorNamespaceLister) EachByMode(mode toysv1.SensorMode) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByModeIndex, s.namespace, fieldpath.FormatString(mode), yield)
+		s.NamespaceLister.VisitByIndex(SensorByModeIndex, fieldpath.FormatString(mode), yield)
 	}
 }
 
@@ -559,7 +524,7 @@ func (s sensorNamespaceLister) EachByOffset(offset int32) iter.Seq[*toysv1.Senso
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], offset)
-		s.lister.visit(SensorByOffsetIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(SensorByOffsetIndex, string(key), yield)
 	}
 }
 
@@ -571,7 +536,7 @@ func (s sensorNamespaceLister) EachByReading(reading int64) iter.Seq[*toysv1.Sen
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], reading)
-		s.lister.visit(SensorByReadingIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(SensorByReadingIndex, string(key), yield)
 	}
 }
 
@@ -583,7 +548,7 @@ func (s sensorNamespaceLister) EachByChannel(channel int) iter.Seq[*toysv1.Senso
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], channel)
-		s.lister.visit(SensorByChannelIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(SensorByChannelIndex, string(key), yield)
 	}
 }
 
@@ -595,7 +560,7 @@ func (s sensorNamespaceLister) EachBySerial(serial uint64) iter.Seq[*toysv1.Sens
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], serial)
-		s.lister.visit(SensorBySerialIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(SensorBySerialIndex, string(key), yield)
 	}
 }
 
@@ -605,7 +570,7 @@ func (s sensorNamespaceLister) ByActive(active bool) ([]*toysv1.Sensor, error) {
 
 func (s sensorNamespaceLister) EachByActive(active bool) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByActiveIndex, s.namespace, fieldpath.FormatBool(active), yield)
+		s.NamespaceLister.VisitByIndex(SensorByActiveIndex, fieldpath.FormatBool(active), yield)
 	}
 }
 
@@ -617,7 +582,7 @@ func (s sensorNamespaceLister) EachByPriority(priority toysv1.Priority) iter.Seq
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], priority)
-		s.lister.visit(SensorByPriorityIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(SensorByPriorityIndex, string(key), yield)
 	}
 }
 
@@ -627,7 +592,7 @@ func (s sensorNamespaceLister) ByAlias(alias string) ([]*toysv1.Sensor, error) {
 
 func (s sensorNamespaceLister) EachByAlias(alias string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByAliasIndex, s.namespace, fieldpath.FormatString(alias), yield)
+		s.NamespaceLister.VisitByIndex(SensorByAliasIndex, fieldpath.FormatString(alias), yield)
 	}
 }
 
@@ -639,7 +604,7 @@ func (s sensorNamespaceLister) EachByThreshold(threshold int64) iter.Seq[*toysv1
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [20]byte
 		key := fieldpath.AppendInt(buf[:0], threshold)
-		s.lister.visit(SensorByThresholdIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(SensorByThresholdIndex, string(key), yield)
 	}
 }
 
@@ -649,7 +614,7 @@ func (s sensorNamespaceLister) ByCalibrated(calibrated bool) ([]*toysv1.Sensor, 
 
 func (s sensorNamespaceLister) EachByCalibrated(calibrated bool) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByCalibratedIndex, s.namespace, fieldpath.FormatBool(calibrated), yield)
+		s.NamespaceLister.VisitByIndex(SensorByCalibratedIndex, fieldpath.FormatBool(calibrated), yield)
 	}
 }
 
@@ -659,7 +624,7 @@ func (s sensorNamespaceLister) ByFallback(fallback toysv1.SensorMode) ([]*toysv1
 
 func (s sensorNamespaceLister) EachByFallback(fallback toysv1.SensorMode) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByFallbackIndex, s.namespace, fieldpath.FormatString(fallback), yield)
+		s.NamespaceLister.VisitByIndex(SensorByFallbackIndex, fieldpath.FormatString(fallback), yield)
 	}
 }
 
@@ -669,7 +634,7 @@ func (s sensorNamespaceLister) ByTag(tag string) ([]*toysv1.Sensor, error) {
 
 func (s sensorNamespaceLister) EachByTag(tag string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByTagIndex, s.namespace, fieldpath.FormatString(tag), yield)
+		s.NamespaceLister.VisitByIndex(SensorByTagIndex, fieldpath.FormatString(tag), yield)
 	}
 }
 
@@ -679,7 +644,7 @@ func (s sensorNamespaceLister) ByAllowedMode(allowedMode toysv1.SensorMode) ([]*
 
 func (s sensorNamespaceLister) EachByAllowedMode(allowedMode toysv1.SensorMode) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByAllowedModeIndex, s.namespace, fieldpath.FormatString(allowedMode), yield)
+		s.NamespaceLister.VisitByIndex(SensorByAllowedModeIndex, fieldpath.FormatString(allowedMode), yield)
 	}
 }
 
@@ -691,7 +656,7 @@ func (s sensorNamespaceLister) EachByModeOffset(mode toysv1.SensorMode, offset i
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(mode), fieldpath.FormatInt(offset))
-		s.lister.visit(SensorByModeOffsetIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(SensorByModeOffsetIndex, string(key), yield)
 	}
 }
 
@@ -703,7 +668,7 @@ func (s sensorNamespaceLister) EachByFallbackThreshold(fallback toysv1.SensorMod
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(fallback), fieldpath.FormatInt(threshold), fieldpath.FormatBool(active))
-		s.lister.visit(SensorByFallbackThresholdIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(SensorByFallbackThresholdIndex, string(key), yield)
 	}
 }
 
@@ -715,7 +680,7 @@ func (s sensorNamespaceLister) EachBySourceTarget(sourceName, targetName string)
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(sourceName), fieldpath.FormatString(targetName))
-		s.lister.visit(SensorBySourceTargetIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(SensorBySourceTargetIndex, string(key), yield)
 	}
 }
 
@@ -725,7 +690,7 @@ func (s sensorNamespaceLister) ByRoom(roomName string) ([]*toysv1.Sensor, error)
 
 func (s sensorNamespaceLister) EachByRoom(roomName string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByRoomIndex, s.namespace, roomName, yield)
+		s.NamespaceLister.VisitByIndex(SensorByRoomIndex, roomName, yield)
 	}
 }
 
@@ -735,7 +700,7 @@ func (s sensorNamespaceLister) ByVendor(vendor string) ([]*toysv1.Sensor, error)
 
 func (s sensorNamespaceLister) EachByVendor(vendor string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByVendorIndex, s.namespace, vendor, yield)
+		s.NamespaceLister.VisitByIndex(SensorByVendorIndex, vendor, yield)
 	}
 }
 
@@ -745,7 +710,7 @@ func (s sensorNamespaceLister) ByRobot(robot string) ([]*toysv1.Sensor, error) {
 
 func (s sensorNamespaceLister) EachByRobot(robot string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByRobotIndex, s.namespace, robot, yield)
+		s.NamespaceLister.VisitByIndex(SensorByRobotIndex, robot, yield)
 	}
 }
 
@@ -755,7 +720,7 @@ func (s sensorNamespaceLister) ByZone(zone string) ([]*toysv1.Sensor, error) {
 
 func (s sensorNamespaceLister) EachByZone(zone string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByZoneIndex, s.namespace, zone, yield)
+		s.NamespaceLister.VisitByIndex(SensorByZoneIndex, zone, yield)
 	}
 }
 
@@ -765,7 +730,7 @@ func (s sensorNamespaceLister) ByFloor(level string) ([]*toysv1.Sensor, error) {
 
 func (s sensorNamespaceLister) EachByFloor(level string) iter.Seq[*toysv1.Sensor] {
 	return func(yield func(*toysv1.Sensor) bool) {
-		s.lister.visit(SensorByFloorIndex, s.namespace, level, yield)
+		s.NamespaceLister.VisitByIndex(SensorByFloorIndex, level, yield)
 	}
 }
 
@@ -777,7 +742,7 @@ func (s sensorNamespaceLister) EachByEnds(from, to string) iter.Seq[*toysv1.Sens
 	return func(yield func(*toysv1.Sensor) bool) {
 		var buf [64]byte
 		key := fieldpath.AppendValues(buf[:0], fieldpath.FormatString(from), fieldpath.FormatString(to))
-		s.lister.visit(SensorByEndsIndex, s.namespace, string(key), yield)
+		s.NamespaceLister.VisitByIndex(SensorByEndsIndex, string(key), yield)
 	}
 }
 
