@@ -15,6 +15,7 @@ import (
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	corelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	shoplisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
 )
 
 // Lookup is one index lookup on a lister L of T, and the predicate that
@@ -42,21 +43,11 @@ func Disagreements[T metav1.Object, L any](lister L, lookups []Lookup[T, L], lis
 				want = append(want, obj)
 			}
 		}
-		if g, w := Keys(got), Keys(want); !slices.Equal(g, w) {
+		if g, w := indexcheck.Keys(got), indexcheck.Keys(want); !slices.Equal(g, w) {
 			problems = append(problems, fmt.Sprintf("%s = %v, LIST says %v", l.Name, g, w))
 		}
 	}
 	return strings.Join(problems, "; ")
-}
-
-// Keys returns the namespace/name of objs, sorted.
-func Keys[T metav1.Object](objs []T) []string {
-	out := make([]string, len(objs))
-	for i, o := range objs {
-		out[i] = o.GetNamespace() + "/" + o.GetName()
-	}
-	slices.Sort(out)
-	return out
 }
 
 // Pointers returns pointers to the items of a LIST.

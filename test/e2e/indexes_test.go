@@ -13,6 +13,7 @@ import (
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
 	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/lookupcheck"
 )
 
@@ -79,7 +80,7 @@ func TestGeneratedWidgetIndexesAgreeWithTheServer(t *testing.T) {
 	}
 	eventually(t, "after sync", agree)
 	if got, _ := lister.ByPhaseColor("Ready", "red"); len(got) != 1 {
-		t.Fatalf("ByPhaseColor(Ready, red) = %v, want w1", lookupcheck.Keys(got))
+		t.Fatalf("ByPhaseColor(Ready, red) = %v, want w1", indexcheck.Keys(got))
 	}
 
 	moved, err := api.Get(ctx, "w1", metav1.GetOptions{})
@@ -102,7 +103,7 @@ func TestGeneratedWidgetIndexesAgreeWithTheServer(t *testing.T) {
 	}
 	eventually(t, "after create, update and delete", func() string {
 		if got, _ := lister.ByColor("red"); len(got) != 1 || got[0].Name != "w4" {
-			return fmt.Sprintf("ByColor(red) = %v, want [w4]", lookupcheck.Keys(got))
+			return fmt.Sprintf("ByColor(red) = %v, want [w4]", indexcheck.Keys(got))
 		}
 		return agree()
 	})
@@ -135,7 +136,7 @@ func TestGeneratedBuiltInIndexesAgreeWithTheServer(t *testing.T) {
 	}
 	eventually(t, "after sync", agree)
 	if got, _ := lister.Pods(ns).ByPhaseNode("Running", "n1"); len(got) != 1 {
-		t.Fatalf("ByPhaseNode(Running, n1) = %v, want p1", lookupcheck.Keys(got))
+		t.Fatalf("ByPhaseNode(Running, n1) = %v, want p1", indexcheck.Keys(got))
 	}
 
 	setPhase(ctx, t, api, "p3", corev1.PodRunning)
@@ -148,7 +149,7 @@ func TestGeneratedBuiltInIndexesAgreeWithTheServer(t *testing.T) {
 	}
 	eventually(t, "after status writes, a delete and a create", func() string {
 		if got, _ := lister.ByNode("n2"); len(got) != 2 {
-			return fmt.Sprintf("ByNode(n2) = %v, want p3 and p4", lookupcheck.Keys(got))
+			return fmt.Sprintf("ByNode(n2) = %v, want p3 and p4", indexcheck.Keys(got))
 		}
 		return agree()
 	})

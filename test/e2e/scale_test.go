@@ -34,7 +34,7 @@ import (
 
 	kubepods "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/core/v1"
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/lookupcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 )
 
@@ -421,7 +421,7 @@ func scaleOurs(client kubernetes.Interface, selector string) scaleInformer {
 			default:
 				panic("no index " + name)
 			}
-			return lookupcheck.Keys(got)
+			return indexcheck.Keys(got)
 		},
 	}
 }
@@ -474,7 +474,7 @@ func scaleClientGo(client kubernetes.Interface, selector string) scaleInformer {
 					got = append(got, p)
 				}
 			}
-			return lookupcheck.Keys(got)
+			return indexcheck.Keys(got)
 		},
 	}
 }
@@ -544,7 +544,7 @@ func scaleLookupTargets(listed []corev1.Pod) []scaleLookup {
 				}
 			}
 		}
-		l.want = lookupcheck.Keys(match)
+		l.want = indexcheck.Keys(match)
 	}
 	return lookups
 }
