@@ -20,6 +20,7 @@ import (
 	fleetlisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/fleet/v1"
 	shoplisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/lookupcheck"
 )
 
@@ -112,11 +113,11 @@ func TestInformerGenFactoryOptionsAndTypedInformer(t *testing.T) {
 	}
 
 	lister := widgets.Lister()
-	if all, _ := lister.List(labels.Everything()); !slices.Equal(lookupcheck.Keys(all), []string{"a/red-1"}) {
-		t.Errorf("List = %v, want the tweaked namespace's only", lookupcheck.Keys(all))
+	if all, _ := lister.List(labels.Everything()); !slices.Equal(indexcheck.Keys(all), []string{"a/red-1"}) {
+		t.Errorf("List = %v, want the tweaked namespace's only", indexcheck.Keys(all))
 	}
-	if got, _ := lister.ByColor("red"); !slices.Equal(lookupcheck.Keys(got), []string{"a/red-1"}) {
-		t.Errorf("ByColor(red) = %v", lookupcheck.Keys(got))
+	if got, _ := lister.ByColor("red"); !slices.Equal(indexcheck.Keys(got), []string{"a/red-1"}) {
+		t.Errorf("ByColor(red) = %v", indexcheck.Keys(got))
 	}
 	// lister-gen's NotFound: the resource is the kind in lower case.
 	_, err := lister.Widgets("a").Get("blue-1")
@@ -167,8 +168,8 @@ func TestInformerGenStandaloneInformer(t *testing.T) {
 		t.Errorf("ByIndex(bySizeDigit, 5) = %v, %v", objs, err)
 	}
 	lister := shoplisters.NewWidgetLister(inf.GetIndexer())
-	if got, err := lister.ByImage("nginx"); err != nil || !slices.Equal(lookupcheck.Keys(got), []string{"a/w1"}) {
-		t.Errorf("ByImage(nginx) = %v, %v", lookupcheck.Keys(got), err)
+	if got, err := lister.ByImage("nginx"); err != nil || !slices.Equal(indexcheck.Keys(got), []string{"a/w1"}) {
+		t.Errorf("ByImage(nginx) = %v, %v", indexcheck.Keys(got), err)
 	}
 	typed := shopinformers.ToWidgetIndexInformer(inf)
 	if got, err := typed.GetTypedIndexer().ByTypedIndex(shoplisters.WidgetByColorIndex, "red"); err != nil || len(got) != 2 {
@@ -205,8 +206,8 @@ func TestListersOverClientGoIndexer(t *testing.T) {
 			t.Errorf("%s: Get(b/w3) = %v, want NotFound", name, err)
 		}
 		sel := labels.SelectorFromSet(labels.Set{"team": "t-red"})
-		if got, _ := lister.Widgets("a").List(sel); !slices.Equal(lookupcheck.Keys(got), []string{"a/w1"}) {
-			t.Errorf("%s: a: List(team=t-red) = %v", name, lookupcheck.Keys(got))
+		if got, _ := lister.Widgets("a").List(sel); !slices.Equal(indexcheck.Keys(got), []string{"a/w1"}) {
+			t.Errorf("%s: a: List(team=t-red) = %v", name, indexcheck.Keys(got))
 		}
 	}
 }

@@ -19,6 +19,7 @@ import (
 	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/lookupcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
 )
@@ -77,7 +78,7 @@ func TestGeneratedWidgetIndexesFollowTheServer(t *testing.T) {
 	}
 	eventually(t, "after sync", agree)
 	if got, _ := lister.ByColor("red"); len(got) != 2 {
-		t.Fatalf("ByColor(red) after sync = %v, want w1 and w2", lookupcheck.Keys(got))
+		t.Fatalf("ByColor(red) after sync = %v, want w1 and w2", indexcheck.Keys(got))
 	}
 
 	moved := w1.DeepCopy()
@@ -95,8 +96,8 @@ func TestGeneratedWidgetIndexesFollowTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, "after create, update and delete", func() string {
-		if got, _ := lister.ByColor("red"); !slices.Equal(lookupcheck.Keys(got), []string{"c/w4"}) {
-			return fmt.Sprintf("ByColor(red) = %v, want [c/w4]", lookupcheck.Keys(got))
+		if got, _ := lister.ByColor("red"); !slices.Equal(indexcheck.Keys(got), []string{"c/w4"}) {
+			return fmt.Sprintf("ByColor(red) = %v, want [c/w4]", indexcheck.Keys(got))
 		}
 		return agree()
 	})
@@ -131,7 +132,7 @@ func TestGeneratedBuiltInIndexes(t *testing.T) {
 		if err != nil {
 			return err.Error()
 		}
-		if g := lookupcheck.Keys(got); !slices.Equal(g, want) && len(g)+len(want) > 0 {
+		if g := indexcheck.Keys(got); !slices.Equal(g, want) && len(g)+len(want) > 0 {
 			return fmt.Sprintf("%s = %v, want %v", what, g, want)
 		}
 		return ""
