@@ -3,10 +3,12 @@
 // binaries from `make testbin`), installs the example CRDs, runs the
 // widget-controller binary against it with --kubeconfig, creates a few
 // objects, prints what the controller did and what the generated index
-// lookups answer, and stops everything it started. `make demo` builds and
-// runs it.
+// lookups answer, runs the explore binary (examples/cmd/explore) against the
+// same kubeconfig to show discovery of the shop group and a dynamic
+// informer's run-time index lookups, and stops everything it started.
+// `make demo` builds and runs it.
 //
-//	demo --controller bin/widget-controller [--crds examples/config/crd]
+//	demo --controller bin/widget-controller --explore bin/explore [--crds examples/config/crd]
 package main
 
 import (
@@ -43,18 +45,19 @@ const namespace = "demo"
 
 func main() {
 	controllerBin := flag.String("controller", "bin/widget-controller", "the widget-controller binary to run")
+	exploreBin := flag.String("explore", "bin/explore", "the explore binary to run at the end")
 	crds := flag.String("crds", "examples/config/crd", "directory of the example CRDs")
 	logPath := flag.String("controller-log", "_output/demo/widget-controller.log", "where the controller's log goes")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *controllerBin, *crds, *logPath); err != nil {
+	if err := run(ctx, *controllerBin, *exploreBin, *crds, *logPath); err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, controllerBin, crds, logPath string) (err error) {
+func run(ctx context.Context, controllerBin, exploreBin, crds, logPath string) (err error) {
 	step("Starting etcd and kube-apiserver on 127.0.0.1")
 	cluster, err := testcluster.Start(ctx, testcluster.Options{})
 	if err != nil {
@@ -153,7 +156,44 @@ func run(ctx context.Context, controllerBin, crds, logPath string) (err error) {
 	if err != nil {
 		return fmt.Errorf("waiting for the controller: %w", err)
 	}
-	return report(ctx, kube, shop)
+	if err := report(ctx, kube, shop); err != nil {
+		return err
+	}
+	return runExplore(ctx, exploreBin, kubeconfig)
+}
+
+// runExplore runs the explore binary against the demo's cluster: discovery
+// of the shop group, then a dynamic informer of Widgets with indexes
+// declared on the command line, and lookups in them. It prints the command
+// and its output.
+func runExplore(ctx context.Context, exploreBin, kubeconfig string) error {
+	args := []string{
+		"--kubeconfig", kubeconfig,
+		"--group", shopv1.SchemeGroupVersion.Group,
+		"--resource", "widgets." + shopv1.SchemeGroupVersion.Version + "." + shopv1.SchemeGroupVersion.Group,
+		"--index", "byColor: field: spec.color",
+		"--index", `byPhaseColor: field: "status.phase, spec.color"`,
+		"--lookup", "byColor=red",
+		"--lookup", "byPhaseColor=Ready,red",
+	}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = a
+		if strings.ContainsAny(a, " \"*") {
+			quoted[i] = "'" + a + "'"
+		}
+	}
+	step("Running " + exploreBin + " " + strings.Join(quoted, " "))
+	cmd := exec.CommandContext(ctx, exploreBin, args...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	for line := range strings.Lines(string(out)) {
+		fmt.Print("  ", line)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", exploreBin, err)
+	}
+	return nil
 }
 
 // printWrites prints the lines of the controller's log that record a write.
