@@ -10,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	clientcache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/dynamicinformer"
@@ -102,6 +103,18 @@ func TestIndexKinds(t *testing.T) {
 		if keys := indexcheck.Keys(got); !slices.Equal(keys, tt.want) && len(keys)+len(tt.want) > 0 {
 			t.Errorf("ByIndex(%s, %q) = %v, want %v", tt.index, tt.values, keys, tt.want)
 		}
+	}
+	// client-go's namespace index, which the factory adds as client-go's
+	// does, answers as client-go's indexer does.
+	for ns, want := range map[string][]string{"a": {"a/web"}, "b": {"b/db", "b/other"}, "c": nil} {
+		got, err := r.ByIndex(clientcache.NamespaceIndex, ns)
+		viaClientGo, _ := r.Informer().GetIndexer().ByIndex(clientcache.NamespaceIndex, ns)
+		if keys := indexcheck.Keys(got); err != nil || len(viaClientGo) != len(want) || (!slices.Equal(keys, want) && len(keys)+len(want) > 0) {
+			t.Errorf("ByIndex(namespace, %s) = %v, %v (client-go view: %d objects), want %v", ns, keys, err, len(viaClientGo), want)
+		}
+	}
+	if got, err := r.ByIndexInNamespace(clientcache.NamespaceIndex, "b", "a"); err != nil || len(got) != 0 {
+		t.Errorf("ByIndexInNamespace(namespace, b, a) = %v, %v", got, err)
 	}
 	inB, err := r.ByIndexInNamespace("byImageTeam", "b", "postgres", "")
 	if err != nil || len(inB) != 1 {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	clientcache "k8s.io/client-go/tools/cache"
+
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 )
@@ -100,7 +102,18 @@ func (r *ResourceInformer[T, N]) ByIndexInNamespace(name, namespace string, valu
 	if err != nil {
 		return nil, err
 	}
-	return r.informer.TypedStore().ByIndexInNamespace(name, namespace, value)
+	store := r.informer.TypedStore()
+	objs, err := store.ByIndexInNamespace(name, namespace, value)
+	if err != nil && name == clientcache.NamespaceIndex {
+		// The factory's cache.NamespaceIndex, which client-go's factories
+		// add, is answered from the store's namespaces, as the informer's
+		// client-go indexer answers it.
+		if namespace != "" && namespace != value {
+			return nil, nil
+		}
+		return store.ListNamespace(value), nil
+	}
+	return objs, err
 }
 
 // IndexValue returns the single value of index name that values encode (see
