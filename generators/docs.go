@@ -42,7 +42,8 @@ func MarkerDocs() ([]byte, error) {
 	b.WriteString(docIntro)
 	b.WriteString("\n| argument | value | |\n| --- | --- | --- |\n")
 	for _, a := range markers.Args {
-		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", a.Name, a.Name, escapeCell(a.Syntax), argKind(a))
+		// Markdown renderers lower-case heading anchors.
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", a.Name, strings.ToLower(a.Name), escapeCell(a.Syntax), argKind(a))
 	}
 	b.WriteString("\nThe examples below index the kinds of this example API, whose listers are generated in package `" +
 		docOutputPkg + "/listers/shop/v1` (and `.../listers/core/v1` for the built-in Pod):\n\n```go\n")
@@ -68,6 +69,11 @@ func MarkerDocs() ([]byte, error) {
 				strings.ToUpper(where[:1])+where[1:], example, decl, file, code)
 		}
 	}
+	selectors, err := selectorDocs()
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(selectors)
 	return b.Bytes(), nil
 }
 
@@ -81,9 +87,9 @@ lister for, it indexes that type; on a package's doc comment, ` + "`for`" + ` na
 type (to index types you do not own). Markers use gengo's codetags syntax:
 ` + "`+index(argument: value, ...)`" + `, where a value other than a plain identifier
 is a Go string (` + "`\"spec.containers[*].image\"`" + `). Every marker has a ` + "`name`" + ` and
-exactly one source (` + "`field`, `label`, `annotation`, `owner` or `func`" + `). A bad
-marker fails the run with ` + "`file:line: marker: what is wrong`" + ` and nothing is
-written.
+exactly one source (` + "`field`, `label`, `annotation`, `owner`, `func`" + ` or
+` + "`selectableField`" + `). A bad marker fails the run with
+` + "`file:line: marker: what is wrong`" + ` and nothing is written.
 
 Each index gives, on the lister and on the namespace lister of a namespaced
 kind, a lookup that returns a slice (` + "`ByColor`" + `) and one that returns an
@@ -145,16 +151,41 @@ func exampleCode(marker string, packageLevel bool) (code, file string, err error
 	if err != nil {
 		return "", "", err
 	}
-	u := docAPI()
-	found := map[string]markers.Package{}
+	selectable, err := docSelectableFields()
+	if err != nil {
+		return "", "", err
+	}
+	found := map[string]markers.Package{docShopPkg: {SelectableFields: map[string][]markers.SelectableField{"Widget": selectable}}}
 	if packageLevel {
 		found[docDeclPkg] = markers.Package{Package: []markers.Marker{m}}
 	} else {
-		found[docShopPkg] = markers.Package{Types: map[string][]markers.Marker{"Widget": {m}}}
+		found[docShopPkg] = markers.Package{Types: map[string][]markers.Marker{"Widget": {m}}, SelectableFields: found[docShopPkg].SelectableFields}
 	}
-	staging, err := os.MkdirTemp("", "informer-gen-plus-docs-")
+	files, err := docListers(found)
 	if err != nil {
 		return "", "", err
+	}
+	kind := "Widget"
+	file = "listers/shop/v1/widget.go"
+	if packageLevel {
+		_, kind, _ = markers.SplitQualified(m.For)
+		file = "listers/core/v1/" + strings.ToLower(kind) + ".go"
+	}
+	src, ok := files.Content(file)
+	if !ok {
+		return "", "", fmt.Errorf("the generator wrote no %s", file)
+	}
+	code, err = excerpt(src, kind, markers.MethodName(m.Name))
+	return code, file, err
+}
+
+// docListers generates the listers of the example API with the markers of
+// found, by package, and returns the files.
+func docListers(found map[string]markers.Package) (*output.Files, error) {
+	u := docAPI()
+	staging, err := os.MkdirTemp("", "informer-gen-plus-docs-")
+	if err != nil {
+		return nil, err
 	}
 	defer os.RemoveAll(staging)
 	plurals, _ := Args{}.pluralExceptions()
@@ -179,25 +210,86 @@ func exampleCode(marker string, packageLevel bool) (code, file string, err error
 	}
 	model, err := b.build()
 	if err != nil {
-		return "", "", err
+		return nil, err
 	}
 	l := layout{plan: plan{baseDir: staging, basePkg: docOutputPkg, listers: docOutputPkg + "/listers"}, staging: staging}
 	if err := c.ExecuteTargets(listerTargets(model, l)); err != nil {
-		return "", "", err
+		return nil, err
 	}
-	kind := "Widget"
-	file = "listers/shop/v1/widget.go"
-	if packageLevel {
-		_, kind, _ = markers.SplitQualified(m.For)
-		file = "listers/core/v1/" + strings.ToLower(kind) + ".go"
+	return files, nil
+}
+
+// docSelectable are the JSONPaths of the selectable fields of the example
+// API's Widget.
+var docSelectable = []string{".spec.color", ".spec.size", ".spec.nickname"}
+
+// docSelectableFields returns the +kubebuilder:selectablefield markers of
+// the example API's Widget.
+func docSelectableFields() ([]markers.SelectableField, error) {
+	var out []markers.SelectableField
+	for i, path := range docSelectable {
+		f, err := markers.ParseSelectableField(token.Position{Filename: "types.go", Line: i + 1}, markers.SelectablePrefix+":JSONPath="+path)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
 	}
+	return out, nil
+}
+
+// selectorDocs is the section of the reference on selectable fields: what
+// the generator writes for the example Widget's, without an +index marker.
+func selectorDocs() (string, error) {
+	selectable, err := docSelectableFields()
+	if err != nil {
+		return "", err
+	}
+	found := map[string]markers.Package{docShopPkg: {SelectableFields: map[string][]markers.SelectableField{"Widget": selectable}}}
+	files, err := docListers(found)
+	if err != nil {
+		return "", err
+	}
+	const file = "listers/shop/v1/widget_fieldselectors.go"
 	src, ok := files.Content(file)
 	if !ok {
-		return "", "", fmt.Errorf("the generator wrote no %s", file)
+		return "", fmt.Errorf("the generator wrote no %s", file)
 	}
-	code, err = excerpt(src, kind, markers.MethodName(m.Name))
-	return code, file, err
+	// The declarations, after the package clause and the imports.
+	code := string(src)
+	if i := strings.Index(code, "\n)\n\n"); i >= 0 {
+		code = code[i+len("\n)\n\n"):]
+	}
+	var b strings.Builder
+	b.WriteString(selectorIntro)
+	for _, path := range docSelectable {
+		fmt.Fprintf(&b, "// %s:JSONPath=%s\n", markers.SelectablePrefix, path)
+	}
+	fmt.Fprintf(&b, "type Widget struct{ ... }\n```\n\ngenerates, in `%s`:\n\n```go\n%s```\n", file, code)
+	return b.String(), nil
 }
+
+const selectorIntro = `
+## Selectable fields
+
+controller-gen's ` + "`+kubebuilder:selectablefield:JSONPath=.spec.color`" + ` marker, on a
+kind's doc comment, makes the field a selectable field of the CRD version
+(` + "`selectableFields`" + `): the API server then accepts field selectors on it. For
+each such marker of a kind it generates a lister for, informer-gen-plus
+writes, in the lister package, the field selector key, a function that
+builds the field selector of one value, and a function that sets it on list
+options, for a shared informer factory's ` + "`WithTweakListOptions`" + ` (so that an
+informer watches only the matching objects). Their parameter has the leaf's
+Go type and is formatted as the API server formats the field (integers in
+decimal, bools as ` + "`true`" + ` or ` + "`false`" + `, and ` + "`\"\"`" + ` for a field the object's
+JSON lacks). The JSONPath must be a simple dotted path to a string, bool or
+integer leaf (or a pointer to one) outside ` + "`metadata`" + `, at most 8 per kind; a
+bad one fails the run with its ` + "`file:line`" + `. An index that agrees with the
+selectors, for an informer that watches every object, is the opt-in
+` + "`selectableField`" + ` source of ` + "`+index`" + `.
+
+` + "```go" + `
+// +genclient
+`
 
 // excerpt cuts the code of one index out of a generated lister: in the
 // lister interface, its two lookups; its index name constant; the lister's
@@ -320,6 +412,7 @@ func docAPI() types.Universe {
 		field("Size", types.Int32, "size"),
 		field("Nickname", types.PointerTo(types.String), "nickname,omitempty"),
 		field("Containers", sliceOf(container), "containers,omitempty"),
+		field("ConfigRef", types.String, "configRef,omitempty"),
 		field("Source", endpoint, "source"),
 		field("Target", endpoint, "target"))
 	phase := named(docShopPkg, "WidgetPhase", types.String)
@@ -375,6 +468,9 @@ func docAPISource() ([]byte, error) {
 	for _, name := range []string{"Widget", "WidgetSpec", "Container", "Endpoint", "WidgetStatus"} {
 		if name == "Widget" {
 			b.WriteString("// +genclient\n")
+			for _, path := range docSelectable {
+				fmt.Fprintf(&b, "// %s:JSONPath=%s\n", markers.SelectablePrefix, path)
+			}
 		}
 		writeStruct(u.Type(types.Name{Package: docShopPkg, Name: name}), raw)
 	}

@@ -58,6 +58,12 @@ func TestMarkerDocsShowTheGeneratedCode(t *testing.T) {
 		"\treturn indexing.RegionOf(obj)\n",
 		"ByRoute(from, to string) ([]*shopv1.Widget, error)",
 		"EachByNode(nodeName string) iter.Seq[*corev1.Pod]",
+		"func WidgetByNicknameField(obj *shopv1.Widget) []string {\n\tif obj.Spec.Nickname == nil {\n\t\treturn []string{\"\"}\n\t}\n",
+		"\n## Selectable fields\n",
+		"// +kubebuilder:selectablefield:JSONPath=.spec.size\n// +kubebuilder:selectablefield:JSONPath=.spec.nickname\ntype Widget struct{ ... }",
+		"generates, in `listers/shop/v1/widget_fieldselectors.go`:",
+		"func WidgetSizeSelector(size int32) fields.Selector {\n\treturn fields.OneTermEqualSelector(WidgetSizeField, fieldpath.FormatInt(size))\n}",
+		"func WidgetsWithColor(color string) func(*metav1.ListOptions) {",
 	} {
 		if !strings.Contains(docs, want) {
 			t.Errorf("the reference does not show\n%s", want)

@@ -64,10 +64,12 @@ func TestGeneratedListersMatchGolden(t *testing.T) {
 		"listers/toys/v1/crate.go",
 		"listers/toys/v1/expansion_generated.go",
 		"listers/toys/v1/robot.go",
+		"listers/toys/v1/robot_fieldselectors.go",
 		"listers/toys/v1/sensor.go",
+		"listers/toys/v1/sensor_fieldselectors.go",
 	}
 	if got := files.Paths(); !slices.Equal(got, want) {
-		t.Errorf("generated %v\nwant %v (Crate and Sensor cannot watch: no informer; Gear cannot list: nothing)", got, want)
+		t.Errorf("generated %v\nwant %v (Crate and Sensor cannot watch: no informer; Gear cannot list: nothing; Robot and Sensor have selectable fields)", got, want)
 	}
 	for _, rel := range files.Paths() {
 		content, _ := files.Content(rel)
@@ -132,7 +134,9 @@ func TestBadMarkersFailTheRunAndWriteNothing(t *testing.T) {
 		file + `:17: +index(name: byMissing, func: "` + badInput + `.Missing"): function ` + badInput + `.Missing not found`,
 		file + `:18: +index(name: byWrong, func: "` + badInput + `.Wrong"): function ` + badInput + `.Wrong must have the signature func(*` + badInput + `.Thing) []string`,
 		file + `:19: +index(name: byColorTag, field: "spec.color,spec.tags[*]", param: color): param names 1 parameter, but field spec.color,spec.tags[*] has 2 paths: give one name per path`,
-		file + `:41: +index(name: byName, field: metadata.name): type Loose has +index markers but no lister is generated for it`,
+		file + `:20: +index(name: byRefPair, field: "spec.color,spec.tags[*]", ref: ConfigMap): ref needs an index with one string value source`,
+		file + `:21: +index(name: byRefLower, field: spec.color, ref: configMap): ref "configMap" must be a kind, such as ConfigMap`,
+		file + `:43: +index(name: byName, field: metadata.name): type Loose has +index markers but no lister is generated for it`,
 	} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not report\n  %s\ngot:\n%v", want, err)
@@ -261,7 +265,9 @@ func TestLayouts(t *testing.T) {
 			"listers/toys/v1/crate.go",
 			"listers/toys/v1/expansion_generated.go",
 			"listers/toys/v1/robot.go",
+			"listers/toys/v1/robot_fieldselectors.go",
 			"listers/toys/v1/sensor.go",
+			"listers/toys/v1/sensor_fieldselectors.go",
 		},
 		informerImports: pkg + "/listers/toys/v1",
 	}, {
@@ -282,7 +288,9 @@ func TestLayouts(t *testing.T) {
 			"listers/toys/v1/crate.go",
 			"listers/toys/v1/expansion_generated.go",
 			"listers/toys/v1/robot.go",
+			"listers/toys/v1/robot_fieldselectors.go",
 			"listers/toys/v1/sensor.go",
+			"listers/toys/v1/sensor_fieldselectors.go",
 		},
 		informerImports: pkg + "/listers/toys/v1",
 	}, {
@@ -301,7 +309,9 @@ func TestLayouts(t *testing.T) {
 			"listers/toys/v1/crate.go",
 			"listers/toys/v1/expansion_generated.go",
 			"listers/toys/v1/robot.go",
+			"listers/toys/v1/robot_fieldselectors.go",
 			"listers/toys/v1/sensor.go",
+			"listers/toys/v1/sensor_fieldselectors.go",
 		},
 		informerImports: pkg + "/listers/toys/v1",
 	}, {
@@ -313,7 +323,9 @@ func TestLayouts(t *testing.T) {
 			"toys/v1/crate.go",
 			"toys/v1/expansion_generated.go",
 			"toys/v1/robot.go",
+			"toys/v1/robot_fieldselectors.go",
 			"toys/v1/sensor.go",
+			"toys/v1/sensor_fieldselectors.go",
 		},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -469,13 +481,14 @@ func TestRunSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Box, Crate, Robot and Sensor (Gear cannot list: no lister), with the
-	// 33 +index markers of testdata/apis/toys/v1.
-	const kinds, indexes, files = 4, 33, 14
+	// 41 +index markers of testdata/apis/toys/v1; Robot and Sensor have
+	// field selector files.
+	const kinds, indexes, files = 4, 41, 16
 	if first.Kinds != kinds || first.Indexes != indexes || len(first.Written) != files || len(first.Unchanged) != 0 || len(first.Removed) != 0 {
 		t.Errorf("first run: %d kinds, %d indexes, %d written, %d unchanged, %d removed; want %d, %d, %d, 0, 0",
 			first.Kinds, first.Indexes, len(first.Written), len(first.Unchanged), len(first.Removed), kinds, indexes, files)
 	}
-	if want := "informer-gen-plus: 4 kinds, 33 indexes: 14 files written, 0 unchanged, 0 removed ("; !strings.HasPrefix(first.String(), want) {
+	if want := "informer-gen-plus: 4 kinds, 41 indexes: 16 files written, 0 unchanged, 0 removed ("; !strings.HasPrefix(first.String(), want) {
 		t.Errorf("summary line %q, want it to start with %q", first, want)
 	}
 	if !strings.Contains(first.Actions(), "  written   listers/toys/v1/robot.go\n") {
@@ -489,7 +502,7 @@ func TestRunSummary(t *testing.T) {
 	if len(second.Written) != 0 || len(second.Unchanged) != files || len(second.Removed) != 0 {
 		t.Errorf("second run: %s, want all unchanged", second)
 	}
-	if want := ": 0 files written, 14 unchanged, 0 removed ("; !strings.Contains(second.String(), want) {
+	if want := ": 0 files written, 16 unchanged, 0 removed ("; !strings.Contains(second.String(), want) {
 		t.Errorf("second summary %q", second)
 	}
 
@@ -510,7 +523,7 @@ func TestRunSummary(t *testing.T) {
 	if !slices.Equal(third.Removed, []string{"listers/toys/v1/gadget.go"}) || len(third.Written) != 0 || len(third.Unchanged) != files {
 		t.Errorf("run after a kind went away: %s, removed %v", third, third.Removed)
 	}
-	if !strings.Contains(third.String(), ": 0 files written, 14 unchanged, 1 removed (") {
+	if !strings.Contains(third.String(), ": 0 files written, 16 unchanged, 1 removed (") {
 		t.Errorf("summary line %q", third)
 	}
 	if _, err := os.Stat(gone); !os.IsNotExist(err) {
@@ -552,10 +565,48 @@ func TestVerifyOnlyDiff(t *testing.T) {
 			t.Errorf("diff does not contain %q:\n%s", want, s.Diff)
 		}
 	}
-	if want := "informer-gen-plus --verify-only: 4 kinds, 33 indexes: 1 file to write, 13 unchanged, 0 to remove ("; !strings.HasPrefix(s.String(), want) {
+	if want := "informer-gen-plus --verify-only: 4 kinds, 41 indexes: 1 file to write, 15 unchanged, 0 to remove ("; !strings.HasPrefix(s.String(), want) {
 		t.Errorf("summary line %q, want it to start with %q", s, want)
 	}
 	if got, _ := os.ReadFile(robot); !bytes.Equal(got, edited) {
 		t.Error("--verify-only changed the edited file")
+	}
+}
+
+// Every bad selectable field marker, and every selectableField index that
+// names no selectable field, is reported with its file:line and a reason;
+// the selectable fields of a kind without a lister are not checked.
+func TestBadSelectableFields(t *testing.T) {
+	dir := t.TempDir()
+	err := Run(args(dir, testdata+"/apis/badselectable/v1"))
+	if err == nil {
+		t.Fatal("Run succeeded on bad selectable fields")
+	}
+	file := filepath.Join("testdata", "apis", "badselectable", "v1", "types.go")
+	for _, want := range []string{
+		file + `:12: +kubebuilder:selectablefield:JSONPath=.spec.colour: JSONPath .spec.colour: spec has no field "colour"; did you mean spec.color?`,
+		file + `:13: +kubebuilder:selectablefield:JSONPath=.spec: JSONPath .spec: spec is a struct (ThingSpec)`,
+		file + `:14: +kubebuilder:selectablefield:JSONPath=.spec.tags: JSONPath .spec.tags: spec.tags is a list: an index value must be a string, bool or integer (or a pointer to one)`,
+		file + `:15: +kubebuilder:selectablefield:JSONPath=.spec.labels: JSONPath .spec.labels: spec.labels is a map`,
+		file + `:16: +kubebuilder:selectablefield:JSONPath=.spec.parts.name: JSONPath .spec.parts.name: spec.parts is a list, not a struct`,
+		file + `:18: +kubebuilder:selectablefield:JSONPath=".spec.color": selectable field spec.color of Thing is declared twice (first at `,
+		file + `:19: +kubebuilder:selectablefield:JSONPath=spec.size: JSONPath "spec.size" must start with a dot`,
+		file + `:20: +kubebuilder:selectablefield:JSONPath=.metadata.name: JSONPath ".metadata.name" points into metadata`,
+		file + `:21: +kubebuilder:selectablefield:JSONPath=.spec.parts[*].name: JSONPath ".spec.parts[*].name" must be a simple dotted path`,
+		file + `:22: +index(name: bySize, selectableField: spec.size): selectableField spec.size is not a selectable field of Thing: add +kubebuilder:selectablefield:JSONPath=.spec.size`,
+		file + `:62: +kubebuilder:selectablefield:JSONPath=.spec.i: Many has 9 selectable fields; the API server accepts at most 8 per version`,
+		file + `:63: +index(name: aField, field: spec.a): index aField would generate ManyAField, which names a field selector declaration of the selectable field spec.a: rename the index`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not report\n  %s\ngot:\n%v", want, err)
+		}
+	}
+	for _, unwanted := range []string{"byColor", "spec.nothing", "[*] to index"} {
+		if strings.Contains(err.Error(), unwanted) {
+			t.Errorf("error reports %q, which is no error of the input:\n%v", unwanted, err)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a failed run wrote %v", entries)
 	}
 }

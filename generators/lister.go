@@ -28,14 +28,16 @@ const RuntimeCachePkg = "github.com/informer-gen-plus/informer-gen-plus/runtime/
 const ClientGoCachePkg = "k8s.io/client-go/tools/cache"
 
 // listerTargets lays out one lister package per group version: a file per
-// kind and expansion_generated.go.
+// kind, expansion_generated.go, and the field selector file of each kind with
+// selectable fields.
 func listerTargets(m *Model, l layout) []generator.Target {
 	return perKindTargets(m, l, l.listers, func(k *Kind) bool { return k.Lister }, templates.Lister,
 		func(k *Kind) func(*generator.Context) generator.Args {
 			return func(c *generator.Context) generator.Args { return listerArgs(c, k) }
 		},
 		func(pkg string, _ *Version, kinds []*Kind) []generator.Generator {
-			return []generator.Generator{newFileGenerator(pkg, "expansion_generated.go", templates.Expansion, expansionArgs(l.dir(pkg), kinds))}
+			return append([]generator.Generator{newFileGenerator(pkg, "expansion_generated.go", templates.Expansion, expansionArgs(l.dir(pkg), kinds))},
+				fieldSelectorGenerators(pkg, kinds)...)
 		})
 }
 
@@ -211,7 +213,7 @@ func indexBody(raw namer.Namer, ix *Index) string {
 	spec := ix.Spec
 	var im indexfunc.Imports
 	switch spec.Source {
-	case markers.FromField:
+	case markers.FromField, markers.FromSelectableField:
 		im.FieldPath = packageAlias(raw, indexfunc.FieldPathPkg)
 	case markers.FromOwner:
 		im.Cache = packageAlias(raw, indexfunc.CachePkg)
@@ -233,6 +235,10 @@ func packageAlias(raw namer.Namer, pkg string) string {
 // omits when zero (omitempty, omitzero), that its zero value gives no value,
 // so that the lookup with that argument finds nothing.
 func omittedNotes(ix *Index, method string, params []Param) []string {
+	if ix.Spec.Source == markers.FromSelectableField {
+		call := func(arg string) string { return method + "(" + arg + ")" }
+		return absentNotes(ix.Spec.Paths[0], ix.Marker.Selectable.String(), call, "finds", "objects")
+	}
 	if ix.Spec.Source != markers.FromField {
 		return nil
 	}
@@ -264,6 +270,8 @@ func describeIndex(ix *Index) string {
 		return "by the name of their controlling " + ix.Spec.Key + " (" + cmp.Or(ix.Spec.Group, fieldpath.CoreGroup) + ")"
 	case markers.FromFunc:
 		return "by " + ix.Spec.Func
+	case markers.FromSelectableField:
+		return "by their selectable field " + ix.Marker.Selectable.String() + ", as the API server's field selectors compare it"
 	}
 	return "by " + ix.Marker.Value
 }

@@ -65,6 +65,10 @@ type Kind struct {
 	// the list and watch verbs, without noVerbs); opt-outs honoured.
 	Lister, Informer bool
 	Indexes          []*Index
+	// SelectableFields are the kind's +kubebuilder:selectablefield
+	// markers, in source order: the fields the API server accepts field
+	// selectors on, which get generated selector functions.
+	SelectableFields []*SelectableField
 }
 
 // Index is one checked +index marker of a kind.
@@ -166,6 +170,13 @@ func (b *modelBuilder) addPackage(p *types.Package) {
 			}
 		}
 	}
+	// Selectable fields belong to controller-gen: those of types without a
+	// lister are its business only.
+	for _, name := range slices.Sorted(maps.Keys(found.SelectableFields)) {
+		if k := kinds[name]; k != nil && k.Lister {
+			b.addSelectableFields(k, found.SelectableFields[name])
+		}
+	}
 	for _, name := range slices.Sorted(maps.Keys(found.Types)) {
 		ms := found.Types[name]
 		k := kinds[name]
@@ -181,6 +192,9 @@ func (b *modelBuilder) addPackage(p *types.Package) {
 		if k := b.declaredKind(m); k != nil {
 			b.addIndex(k, m)
 		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(kinds)) {
+		b.checkSelectableNames(kinds[name])
 	}
 }
 
@@ -355,6 +369,10 @@ func (b *modelBuilder) addIndex(k *Kind, m markers.Marker) {
 		}
 		ix.Spec.Func = fn.Name.Package + "." + fn.Name.Name
 		ix.Params = []Param{{Name: funcParamName(fn.Name.Name)}}
+	case markers.FromSelectableField:
+		if !b.addSelectableIndex(k, m, ix) {
+			return
+		}
 	}
 	if names := markers.ParamNames(m.Param); names != nil {
 		if len(names) != len(ix.Params) {
@@ -364,6 +382,10 @@ func (b *modelBuilder) addIndex(k *Kind, m markers.Marker) {
 		for i, name := range names {
 			ix.Params[i].Name = name
 		}
+	}
+	if m.Ref != "" && !namesObjects(ix) {
+		b.fail(m.Errorf("ref needs an index with one string value source: a field of one path to a string, a label, an annotation or a func (an owner index maps its owner without ref)"))
+		return
 	}
 	k.Indexes = append(k.Indexes, ix)
 }
@@ -602,4 +624,15 @@ func importableLeafType(r resolve.Path) *types.Type {
 		t = t.Underlying
 	}
 	return t
+}
+
+// namesObjects reports whether ix's values can be names of objects, as a
+// ref argument says they are: one string parameter, of a source other than
+// owner (which maps its owner anyway).
+func namesObjects(ix *Index) bool {
+	if ix.Spec.Source == markers.FromOwner || len(ix.Params) != 1 {
+		return false
+	}
+	leaf := ix.Params[0].Leaf
+	return leaf == "" || leaf == resolve.String
 }

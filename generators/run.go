@@ -38,6 +38,7 @@ type Args struct {
 	PluralExceptions          []string // --plural-exceptions, Kind:Plural
 	LintRules                 []string // --lint-rules
 	WithControllers           bool     // --with-controllers
+	ControllerRuntimePkg      string   // --controller-runtime-output-pkg
 	VerifyOnly                bool     // --verify-only
 	Inputs                    []string // input packages
 }
@@ -96,6 +97,9 @@ type plan struct {
 	// controllers is the root of the controller packages; empty when they
 	// are not generated.
 	controllers string
+	// controllerRuntime is the root of the controller-runtime packages;
+	// empty when they are not generated.
+	controllerRuntime string
 	// owned are the directories, relative to baseDir, that the run owns:
 	// generated files of an earlier run found there and not generated any
 	// more are removed. Files without the generated-code header never are.
@@ -115,6 +119,15 @@ type plan struct {
 //   - lister-gen's (no --versioned-clientset-package): only listers, in
 //     <output-dir>/<group>/<version>.
 func (a Args) plan() (plan, error) {
+	p, err := a.basePlan()
+	if err != nil || a.ControllerRuntimePkg == "" {
+		return p, err
+	}
+	return p.withControllerRuntime(a.ControllerRuntimePkg)
+}
+
+// basePlan is the plan of the listers, informers and controllers.
+func (a Args) basePlan() (plan, error) {
 	pkg := path.Clean(a.OutputPkg)
 	dir, err := filepath.Abs(a.OutputDir)
 	if err != nil {
@@ -241,6 +254,9 @@ func generate(a Args) (*output.Files, *Model, error) {
 	}
 	if p.controllers != "" {
 		targets = append(targets, controllerTargets(model, l)...)
+	}
+	if p.controllerRuntime != "" {
+		targets = append(targets, controllerRuntimeTargets(model, l)...)
 	}
 	if err := c.ExecuteTargets(targets); err != nil {
 		return nil, nil, err

@@ -10,6 +10,10 @@
 #     of the built-in types that examples/apis/kubeindexes declares indexes
 #     for in examples/generated/kube (informer-gen-plus, built from this
 #     tree);
+#   * the controller-runtime helpers (SetupIndexes, List helpers, event
+#     mappers) of the same kinds in controllerruntime/examples/indexes and
+#     controllerruntime/examples/kubeindexes (informer-gen-plus
+#     --controller-runtime-output-pkg);
 #   * the CustomResourceDefinitions of the example API groups in
 #     examples/config/crd (controller-gen);
 #   * docs/markers.md, the reference of the +index marker
@@ -35,6 +39,9 @@ BOILERPLATE="hack/boilerplate.go.txt"
 APIS_DIR="examples/apis"
 OUT_DIR="examples/generated"
 OUT_PKG="${MODULE}/${OUT_DIR}"
+# Where the controller-runtime helpers of the example types go: in the
+# controllerruntime module, the only one that depends on controller-runtime.
+CR_OUT_PKG="${MODULE}/controllerruntime/examples/indexes"
 CLIENTSET_NAME="versioned"
 # Where the CRDs of the example API groups go, and the tools module that pins
 # controller-gen.
@@ -159,12 +166,14 @@ gen_informers() {
 		--output-pkg "${OUT_PKG}" \
 		--versioned-clientset-package "${OUT_PKG}/clientset/${CLIENTSET_NAME}" \
 		--with-controllers \
+		--controller-runtime-output-pkg "${CR_OUT_PKG}" \
 		"${inputs[@]}"
 	log "informer-gen-plus: built-in types of ${APIS_DIR}/kubeindexes"
 	informer_gen_plus \
 		--output-dir "${OUT_DIR}/kube" \
 		--output-pkg "${OUT_PKG}/kube" \
 		--versioned-clientset-package k8s.io/client-go/kubernetes \
+		--controller-runtime-output-pkg "${MODULE}/controllerruntime/examples/kubeindexes" \
 		"${MODULE}/${APIS_DIR}/kubeindexes"
 }
 

@@ -15,11 +15,12 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "${ROOT}"
 
 # The directories and files hack/update-codegen.sh writes (relative to
-# ROOT): the generated Go code and the CRDs (examples/config/crd), and the
+# ROOT): the generated Go code (with the controller-runtime helpers of the
+# controllerruntime module) and the CRDs (examples/config/crd), and the
 # marker reference (docs/markers.md). Everything under them is compared,
 # generated or not: a hand-written file there is the same in both trees and
 # never drifts.
-GENERATED_ROOTS=(examples docs/markers.md)
+GENERATED_ROOTS=(examples controllerruntime/examples/indexes controllerruntime/examples/kubeindexes docs/markers.md)
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/verify-codegen.XXXXXX")"
 trap 'rm -rf "${TMP}"' EXIT

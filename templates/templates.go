@@ -62,3 +62,26 @@ var Generic string
 //
 //go:embed controller.go.tmpl
 var Controller string
+
+// FieldSelectors is the per-kind <kind>_fieldselectors.go of a lister
+// package, for the kinds with +kubebuilder:selectablefield markers: the
+// field selector key of each selectable field, a function that builds the
+// field selector of one value, and one that sets it on list options (for a
+// shared informer factory's WithTweakListOptions).
+//
+//go:embed fieldselectors.go.tmpl
+var FieldSelectors string
+
+// ControllerRuntimeIndexes is the per-kind file of a controller-runtime
+// package: the registration of the kind's indexes with a manager's field
+// indexer, a List helper per index and an event mapper per index whose value
+// names another object.
+//
+//go:embed crindexes.go.tmpl
+var ControllerRuntimeIndexes string
+
+// ControllerRuntimeSetup is the setup.go of a controller-runtime package:
+// SetupIndexes, registering the indexes of every kind of the group version.
+//
+//go:embed crsetup.go.tmpl
+var ControllerRuntimeSetup string

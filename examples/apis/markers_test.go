@@ -168,6 +168,37 @@ func collect(t *testing.T, dir string, types map[string]reflect.Type) []marker {
 	return out
 }
 
+// selectablePaths returns the JSONPaths (without their leading dot) of the
+// +kubebuilder:selectablefield markers of each type of the Go files of dir.
+func selectablePaths(t *testing.T, dir string) map[string][]string {
+	t.Helper()
+	fset := token.NewFileSet()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for typeName, groups := range typeComments(fset, f) {
+			for _, cg := range groups {
+				for _, line := range commentLines(cg) {
+					if v, ok := strings.CutPrefix(line, "+kubebuilder:selectablefield:JSONPath="); ok {
+						out[typeName] = append(out[typeName], strings.TrimPrefix(strings.Trim(v, "\"`"), "."))
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 // resolve follows a JSON path through t as the design describes, returning
 // the leaf type and whether it went through a pointer, an embedded struct
 // or a slice ([*]).
@@ -267,6 +298,7 @@ func TestIndexMarkers(t *testing.T) {
 	}
 
 	var all []marker
+	selectable := map[string][]string{} // dir/kind -> JSONPaths without the dot
 	dirs := make([]string, 0, len(apiPackages))
 	for d := range apiPackages {
 		dirs = append(dirs, d)
@@ -292,6 +324,9 @@ func TestIndexMarkers(t *testing.T) {
 			}
 		}
 		all = append(all, collect(t, dir, types)...)
+		for kind, paths := range selectablePaths(t, dir) {
+			selectable[dir+"/"+kind] = paths
+		}
 	}
 	// Every version directory is listed above, so that none is skipped.
 	found, _ := filepath.Glob("*/v*")
@@ -358,18 +393,18 @@ func TestIndexMarkers(t *testing.T) {
 		}
 
 		var sources []string
-		for _, s := range []string{"field", "label", "annotation", "owner", "func"} {
+		for _, s := range []string{"field", "label", "annotation", "owner", "func", "selectableField"} {
 			if _, ok := args[s]; ok {
 				sources = append(sources, s)
 			}
 		}
 		for a := range args {
-			if !slices.Contains([]string{"name", "for", "field", "label", "annotation", "owner", "func"}, a) {
+			if !slices.Contains([]string{"name", "for", "field", "label", "annotation", "owner", "func", "selectableField", "param", "ref"}, a) {
 				t.Errorf("%s: unknown argument %s", m.pos, a)
 			}
 		}
 		if len(sources) != 1 {
-			t.Errorf("%s: want exactly one of field, label, annotation, owner, func; got %v", m.pos, sources)
+			t.Errorf("%s: want exactly one of field, label, annotation, owner, func, selectableField; got %v", m.pos, sources)
 			continue
 		}
 		v := args[sources[0]].Value
@@ -436,11 +471,22 @@ func TestIndexMarkers(t *testing.T) {
 				t.Errorf("%s: func %s is %v, want %v", m.pos, v, got, want)
 			}
 			forms["func"] = true
+		case "selectableField":
+			path := strings.TrimPrefix(v, ".")
+			if !slices.Contains(selectable[filepath.Dir(m.pos)+"/"+kind], path) {
+				t.Errorf("%s: selectableField %q is not a +kubebuilder:selectablefield of %s", m.pos, v, kind)
+				continue
+			}
+			if r, problem := resolve(typ, path); problem != "" || r.multi {
+				t.Errorf("%s: selectableField %q: %s (multi-valued: %v)", m.pos, v, problem, r.multi)
+				continue
+			}
+			forms["selectableField"] = true
 		}
 	}
 
 	for _, f := range []string{
-		"field", "field [*]", "composite", "label", "annotation", "owner", "func", "for",
+		"field", "field [*]", "composite", "label", "annotation", "owner", "func", "selectableField", "for",
 		"pointer leaf", "through a pointer", "through an embedded struct",
 		"bool leaf", "integer leaf", "named string leaf",
 	} {

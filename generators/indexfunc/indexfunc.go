@@ -62,6 +62,8 @@ func Body(s Spec, im Imports) string {
 			im.Cache, im.Schema, strconv.Quote(s.Group), strconv.Quote(s.Key))
 	case markers.FromFunc:
 		return fmt.Sprintf("return %s(obj)\n", s.Func)
+	case markers.FromSelectableField:
+		return selectableBody(s.Paths[0], im)
 	}
 	if len(s.Paths) == 1 {
 		if expr, ok := simpleValue(s.Paths[0], im); ok {
@@ -148,6 +150,37 @@ func writePath(b *strings.Builder, p resolve.Path, base string, im Imports) {
 	}
 	fmt.Fprintf(b, "out = append(out, %s)\n", Format(p.Leaf, expr, im))
 	b.WriteString(strings.Repeat("}\n", closers))
+}
+
+// selectableBody writes the body of the index function of a selectable
+// field: its one value, the one the API server compares field selectors
+// with, which is "" when the object's JSON has no such field (a nil pointer
+// on the path, or a leaf that encoding/json omits when zero) and otherwise
+// the leaf formatted as Format does. The path has no list (selectable
+// fields are single-valued).
+func selectableBody(p resolve.Path, im Imports) string {
+	var b strings.Builder
+	expr := "obj"
+	for i, s := range p.Steps {
+		expr += "." + s.GoName
+		last := i == len(p.Steps)-1
+		switch {
+		case s.Pointer:
+			fmt.Fprintf(&b, "if %s == nil {\nreturn []string{\"\"}\n}\n", expr)
+			if last {
+				expr = "*" + expr
+			}
+		case s.OmitZero && p.Leaf != resolve.String:
+			// An omitted empty string is "" either way.
+			zero := expr + " == 0"
+			if p.Leaf == resolve.Bool {
+				zero = "!" + expr
+			}
+			fmt.Fprintf(&b, "if %s {\nreturn []string{\"\"}\n}\n", zero)
+		}
+	}
+	fmt.Fprintf(&b, "return []string{%s}\n", Format(p.Leaf, expr, im))
+	return b.String()
 }
 
 // nonZero returns the condition that expr, a leaf of kind leaf, is not its

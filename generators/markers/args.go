@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"go/token"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 )
 
 // Arg is one argument of an +index marker. Parse reads markers with these
@@ -139,6 +143,32 @@ var Args = []Arg{
 		set: func(m *Marker, v string) { m.Source, m.Value = FromFunc, v },
 	},
 	{
+		Name:    "selectableField",
+		Syntax:  `the JSONPath of one of the type's +kubebuilder:selectablefield markers, such as spec.color (quoted with its leading dot: ".spec.color")`,
+		Summary: "a selectable field of a custom resource (+kubebuilder:selectablefield:JSONPath), indexed as the API server's field selectors compare it (an absent field as \"\"), so lookups agree with the generated field selectors",
+		Source:  true,
+		Doc: "Indexes a selectable field of a custom resource: one of the type's `+kubebuilder:selectablefield:JSONPath=...` markers, " +
+			"which controller-gen writes to the CRD version's `selectableFields` and which makes the API server accept field selectors on the field. " +
+			"Every object has exactly one value, the one the API server compares a field selector with: the field's value in the object's JSON form " +
+			"(a string as it is, an integer in decimal, a bool as `true` or `false`), and `\"\"` when the JSON has no such field " +
+			"(a nil pointer on the path, or a zero value that the json tag's `omitempty` or `omitzero` omits). " +
+			"So a lookup on an informer that watches every object finds the objects a LIST with the generated field selector of the same value returns: " +
+			"`ByColorField(c)` agrees with `WidgetColorSelector(c)`; when `spec.size` is `omitempty`, `BySizeField(0)` finds nothing, as `spec.size=0` selects nothing on the server; " +
+			"and a lookup of `\"\"` finds the objects without the field. " +
+			"The path must be a simple dotted path (no `[*]`) to a string, bool or integer leaf, or a pointer to one, outside `metadata`. " +
+			"The lookup's parameter has the leaf's Go type (a pointer leaf's element type) and is named after the last field, as for `field`, or by `param`. " +
+			"Without an `+index` marker, a selectable field still gets its field selector functions (see [Selectable fields](#selectable-fields)).",
+		Examples: []string{
+			"+index(name: byColorField, selectableField: spec.color)",
+			`+index(name: byNicknameField, selectableField: ".spec.nickname")`,
+		},
+		check: func(v string) error {
+			_, err := ParseSelectablePath(v, false)
+			return err
+		},
+		set: func(m *Marker, v string) { m.Source, m.Value = FromSelectableField, v },
+	},
+	{
 		Name:    "param",
 		Syntax:  `a parameter name, such as zone, or one per path of a composite key, comma-separated ("from, to")`,
 		Summary: "optional: the names of the lookups' parameters, one per path of a composite key",
@@ -165,6 +195,21 @@ var Args = []Arg{
 			return nil
 		},
 		set: func(m *Marker, v string) { m.Param = v },
+	},
+	{
+		Name:    "ref",
+		Syntax:  `a kind, such as ConfigMap, or a group and a kind, such as "core/ConfigMap"`,
+		Summary: "optional: the kind of the objects whose names the index's values are; with --controller-runtime-output-pkg, an event mapper from such an object to the objects that name it",
+		Doc: "Says that the index's values are names of objects of another kind in the same namespace (such as a `spec.configRef` holding a ConfigMap's name). " +
+			"With `--controller-runtime-output-pkg`, the index then gets an event mapper for controller-runtime, `MapTo<Plural><Name>`, " +
+			"which maps an object of that kind to a request for each object whose index value is its name, " +
+			"for `builder.Watches(&corev1.ConfigMap{}, handler.EnqueueRequestsFromMapFunc(...))`. " +
+			"The index must take one string argument: a `field` index of one path to a string leaf, or a `label`, `annotation` or `func` index. " +
+			"`owner` indexes need no `ref`: they always get a mapper from the owner to the objects it controls. " +
+			"The kind is written as for `owner` and names the mapper's documentation; it is not resolved.",
+		Examples: []string{`+index(name: byConfigRef, field: spec.configRef, ref: ConfigMap)`},
+		check:    checkRef,
+		set:      func(m *Marker, v string) { m.Ref = v },
 	},
 	{
 		Name:        "for",
@@ -255,4 +300,19 @@ func isPredeclared(name string) bool {
 		return true
 	}
 	return false
+}
+
+// checkRef checks the value of a ref argument: Kind or group/Kind.
+func checkRef(v string) error {
+	group, kind, qualified := strings.Cut(v, "/")
+	if !qualified {
+		group, kind = "", v
+	}
+	switch {
+	case kind == "" || !token.IsExported(kind) || !token.IsIdentifier(kind):
+		return fmt.Errorf("ref %q must be a kind, such as ConfigMap, or group/Kind, such as \"core/ConfigMap\"", v)
+	case qualified && group != fieldpath.CoreGroup && len(validation.IsDNS1123Subdomain(group)) > 0:
+		return fmt.Errorf("ref %q: %q is not an API group name (a DNS subdomain, such as apps or example.dev; core for the core group)", v, group)
+	}
+	return nil
 }

@@ -12,6 +12,7 @@
 //	+index(for: "k8s.io/api/core/v1.Pod", name: byReplicaSet, owner: "apps/ReplicaSet")
 //	+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)
 //	+index(name: byZone, func: "example.dev/shop/indexing.ZoneOf", param: zone)
+//	+index(name: byColorField, selectableField: spec.color)
 //
 // On a type's doc comment a marker declares an index of that type; on a
 // package's doc comment it must name the type with for. Args defines every
@@ -21,8 +22,10 @@
 // owner source with fieldpath.NewIndexSpec, the grammar the run-time indexes
 // share (field path syntax, label and annotation keys, the form of an
 // owner); whether a field path or function exists, the API group of an
-// owner kind the marker does not qualify, and whether param names one
-// parameter per path, are checked against the types later.
+// owner kind the marker does not qualify, whether a selectableField is one
+// of the type's +kubebuilder:selectablefield markers (which Scan reads too,
+// see SelectableField), and whether param names one parameter per path, are
+// checked against the types later.
 package markers
 
 import (
@@ -44,14 +47,17 @@ const Prefix = "+index"
 type SourceKind string
 
 // The sources an index can take its values from: exactly one per marker.
-// All but FromFunc are the sources of a run-time index declaration
-// (fieldpath.IndexSource), which the marker's value is checked as.
+// All but FromFunc and FromSelectableField are the sources of a run-time
+// index declaration (fieldpath.IndexSource), which the marker's value is
+// checked as. FromSelectableField indexes a selectable field of a custom
+// resource as the API server's field selectors compare it.
 const (
-	FromField      = SourceKind(fieldpath.IndexByField)
-	FromLabel      = SourceKind(fieldpath.IndexByLabel)
-	FromAnnotation = SourceKind(fieldpath.IndexByAnnotation)
-	FromOwner      = SourceKind(fieldpath.IndexByOwner)
-	FromFunc       = SourceKind("func")
+	FromField           = SourceKind(fieldpath.IndexByField)
+	FromLabel           = SourceKind(fieldpath.IndexByLabel)
+	FromAnnotation      = SourceKind(fieldpath.IndexByAnnotation)
+	FromOwner           = SourceKind(fieldpath.IndexByOwner)
+	FromFunc            = SourceKind("func")
+	FromSelectableField = SourceKind("selectableField")
 )
 
 // Marker is one parsed +index marker.
@@ -69,18 +75,27 @@ type Marker struct {
 	// Source says which source argument the marker has, and Value is that
 	// argument's value: a field path, a label or annotation key, an owner
 	// kind as fieldpath.ParseOwner reads it ("Shop", "apps/ReplicaSet"), or
-	// a fully qualified function ("example.dev/pkg.Func").
+	// a fully qualified function ("example.dev/pkg.Func"), or the path of a
+	// selectable field (".spec.color" or "spec.color").
 	Source SourceKind
 	Value  string
 	// Spec is the index declaration the source argument makes, as
 	// fieldpath.NewIndexSpec reads it (the grammar the run-time indexes of
-	// the dynamic and metadata informers share); zero for a func source,
-	// which exists only at generation time.
+	// the dynamic and metadata informers share); zero for a func or
+	// selectableField source, which exist only at generation time.
 	Spec fieldpath.IndexSpec
+	// Selectable is the path a selectableField source names, as
+	// ParseSelectablePath reads it; nil for the other sources.
+	Selectable fieldpath.Path
 	// Param is the value of the optional param argument: the names of the
 	// lookups' parameters, comma-separated (see ParamNames); empty when the
 	// names come from the source.
 	Param string
+	// Ref is the value of the optional ref argument: the kind of the objects
+	// whose names the index's values are ("ConfigMap", "core/ConfigMap"); it
+	// asks for an event mapper from such an object to the objects that name
+	// it. Empty when the marker has none.
+	Ref string
 }
 
 // Error is a problem with one marker. Its message starts with the marker's
@@ -177,7 +192,15 @@ func Parse(pos token.Position, line string, packageLevel bool) (Marker, error) {
 			}
 		}
 	}
-	if m.Source != FromFunc {
+	switch m.Source {
+	case FromFunc:
+	case FromSelectableField:
+		path, err := ParseSelectablePath(m.Value, false)
+		if err != nil {
+			return m, m.Errorf("%v", err)
+		}
+		m.Selectable = path
+	default:
 		spec, err := fieldpath.NewIndexSpec(fieldpath.IndexSource(m.Source), m.Value)
 		if err != nil {
 			return m, m.Errorf("%v", err)

@@ -71,7 +71,7 @@ func TestParseRejectsMalformedMarkers(t *testing.T) {
 		{"+index(field: spec.color)", false, "has no name argument"},
 		{"+index(name: ByColor, field: spec.color)", false, `name "ByColor" must be a Go identifier starting with a lower-case letter`},
 		{`+index(name: "by-color", field: spec.color)`, false, `name "by-color" must be a Go identifier`},
-		{"+index(name: byColor)", false, "has no source; give exactly one of field, label, annotation, owner, func"},
+		{"+index(name: byColor)", false, "has no source; give exactly one of field, label, annotation, owner, func, selectableField"},
 		{"+index(name: byColor, field: spec.color, label: team)", false, "has both field and label"},
 		{"+index(name: byNode, field: spec.nodeName)", true, `on a package comment needs for`},
 		{`+index(for: "k8s.io/api/core/v1.Pod", name: byNode, field: spec.nodeName)`, false, "for is only allowed on a package comment"},
@@ -130,7 +130,7 @@ func TestArgsAreTheGrammar(t *testing.T) {
 		}
 	}
 	_, err := Parse(here, "+index(name: byColor, colour: spec.color)", false)
-	if err == nil || !strings.Contains(err.Error(), "the arguments are name, param, for and one of field, label, annotation, owner, func") {
+	if err == nil || !strings.Contains(err.Error(), "the arguments are name, param, ref, for and one of field, label, annotation, owner, func, selectableField") {
 		t.Errorf("unknown argument: %v", err)
 	}
 }

@@ -19,13 +19,16 @@ type Package struct {
 	// Package lists the markers on the package's doc comments (they carry
 	// For), in source order.
 	Package []Marker
+	// SelectableFields maps a type name to the +kubebuilder:selectablefield
+	// markers of its comments, in source order.
+	SelectableFields map[string][]SelectableField
 }
 
 // Scan reads the Go files of the package in dir (those the go tool would
 // build) and returns its markers. It reports every malformed marker, not only
 // the first, joined in one error.
 func Scan(dir string) (Package, error) {
-	out := Package{Types: map[string][]Marker{}}
+	out := Package{Types: map[string][]Marker{}, SelectableFields: map[string][]SelectableField{}}
 	bp, err := build.ImportDir(dir, build.ImportComment)
 	if err != nil {
 		return out, fmt.Errorf("reading package in %s: %w", dir, err)
@@ -50,11 +53,16 @@ func Scan(dir string) (Package, error) {
 					doc = gen.Doc
 				}
 				var ms []Marker
+				var sfs []SelectableField
 				for _, group := range []*ast.CommentGroup{secondClosest(fset, file, doc, gen, ts), doc} {
 					ms = append(ms, collect(fset, group, false, &errs)...)
+					sfs = append(sfs, collectSelectable(fset, group, &errs)...)
 				}
 				if len(ms) > 0 {
 					out.Types[ts.Name.Name] = append(out.Types[ts.Name.Name], ms...)
+				}
+				if len(sfs) > 0 {
+					out.SelectableFields[ts.Name.Name] = append(out.SelectableFields[ts.Name.Name], sfs...)
 				}
 			}
 		}
@@ -107,6 +115,32 @@ func collect(fset *token.FileSet, group *ast.CommentGroup, packageLevel bool, er
 			continue
 		}
 		out = append(out, m)
+	}
+	return out
+}
+
+// collectSelectable parses the +kubebuilder:selectablefield markers of one
+// comment group, appending malformed ones to errs.
+func collectSelectable(fset *token.FileSet, group *ast.CommentGroup, errs *[]error) []SelectableField {
+	if group == nil {
+		return nil
+	}
+	var out []SelectableField
+	for _, c := range group.List {
+		line, ok := strings.CutPrefix(c.Text, "//")
+		if !ok {
+			continue
+		}
+		line = strings.TrimSpace(line)
+		if !isSelectableLine(line) {
+			continue
+		}
+		f, err := ParseSelectableField(fset.Position(c.Slash), line)
+		if err != nil {
+			*errs = append(*errs, err)
+			continue
+		}
+		out = append(out, f)
 	}
 	return out
 }

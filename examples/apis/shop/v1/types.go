@@ -20,7 +20,11 @@ const (
 // a field, a label, a multi-valued path through a slice, the controlling
 // owner of a kind, a composite key, a user function, an annotation, a path
 // through an embedded struct, a pointer leaf, a path through a pointer to a
-// struct, and an integer leaf.
+// struct, an integer leaf, and selectable fields. Its color and size are
+// selectable fields: the API server accepts field selectors on them
+// (spec.color=red), and the generated listers have their selector
+// functions (WidgetColorSelector, WidgetsWithColor) and, from the
+// selectableField markers, indexes that agree with those selectors.
 //
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
@@ -37,8 +41,12 @@ const (
 // +index(name: bySKU, field: spec.sku)
 // +index(name: byNickname, field: spec.nickname)
 // +index(name: byPlacementZone, field: spec.placement.zone)
-// +index(name: byConfigRef, field: spec.configRef)
+// +index(name: byConfigRef, field: spec.configRef, ref: ConfigMap)
 // +index(name: bySize, field: spec.size)
+// +kubebuilder:selectablefield:JSONPath=.spec.color
+// +kubebuilder:selectablefield:JSONPath=.spec.size
+// +index(name: byColorField, selectableField: spec.color)
+// +index(name: bySizeField, selectableField: ".spec.size")
 type Widget struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

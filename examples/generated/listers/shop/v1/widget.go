@@ -90,6 +90,15 @@ type WidgetLister interface {
 	BySize(size int32) ([]*shopv1.Widget, error)
 	// EachBySize yields the Widgets BySize returns, without building a slice.
 	EachBySize(size int32) iter.Seq[*shopv1.Widget]
+	// ByColorField returns the Widgets of every namespace indexed by their selectable field spec.color, as the API server's field selectors compare it.
+	ByColorField(color string) ([]*shopv1.Widget, error)
+	// EachByColorField yields the Widgets ByColorField returns, without building a slice.
+	EachByColorField(color string) iter.Seq[*shopv1.Widget]
+	// BySizeField returns the Widgets of every namespace indexed by their selectable field spec.size, as the API server's field selectors compare it.
+	// A zero spec.size is omitted from the object's JSON, which the API server compares as "": BySizeField(0) finds nothing.
+	BySizeField(size int32) ([]*shopv1.Widget, error)
+	// EachBySizeField yields the Widgets BySizeField returns, without building a slice.
+	EachBySizeField(size int32) iter.Seq[*shopv1.Widget]
 	WidgetListerExpansion
 }
 
@@ -237,6 +246,28 @@ func (s *widgetLister) EachBySize(size int32) iter.Seq[*shopv1.Widget] {
 	}
 }
 
+func (s *widgetLister) ByColorField(color string) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetByColorFieldIndex, fieldpath.FormatString(color))
+}
+
+func (s *widgetLister) EachByColorField(color string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.Lister.VisitByIndex(WidgetByColorFieldIndex, fieldpath.FormatString(color), yield)
+	}
+}
+
+func (s *widgetLister) BySizeField(size int32) ([]*shopv1.Widget, error) {
+	return s.Lister.ByIndex(WidgetBySizeFieldIndex, fieldpath.FormatInt(size))
+}
+
+func (s *widgetLister) EachBySizeField(size int32) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		var buf [20]byte
+		key := fieldpath.AppendInt(buf[:0], size)
+		s.Lister.VisitByIndex(WidgetBySizeFieldIndex, string(key), yield)
+	}
+}
+
 // WidgetNamespaceLister helps list and get Widgets.
 // All objects returned here must be treated as read-only.
 type WidgetNamespaceLister interface {
@@ -298,6 +329,15 @@ type WidgetNamespaceLister interface {
 	BySize(size int32) ([]*shopv1.Widget, error)
 	// EachBySize yields the Widgets BySize returns, without building a slice.
 	EachBySize(size int32) iter.Seq[*shopv1.Widget]
+	// ByColorField returns the Widgets of the namespace indexed by their selectable field spec.color, as the API server's field selectors compare it.
+	ByColorField(color string) ([]*shopv1.Widget, error)
+	// EachByColorField yields the Widgets ByColorField returns, without building a slice.
+	EachByColorField(color string) iter.Seq[*shopv1.Widget]
+	// BySizeField returns the Widgets of the namespace indexed by their selectable field spec.size, as the API server's field selectors compare it.
+	// A zero spec.size is omitted from the object's JSON, which the API server compares as "": BySizeField(0) finds nothing.
+	BySizeField(size int32) ([]*shopv1.Widget, error)
+	// EachBySizeField yields the Widgets BySizeField returns, without building a slice.
+	EachBySizeField(size int32) iter.Seq[*shopv1.Widget]
 	WidgetNamespaceListerExpansion
 }
 
@@ -431,6 +471,28 @@ func (s widgetNamespaceLister) EachBySize(size int32) iter.Seq[*shopv1.Widget] {
 	}
 }
 
+func (s widgetNamespaceLister) ByColorField(color string) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetByColorFieldIndex, fieldpath.FormatString(color))
+}
+
+func (s widgetNamespaceLister) EachByColorField(color string) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		s.NamespaceLister.VisitByIndex(WidgetByColorFieldIndex, fieldpath.FormatString(color), yield)
+	}
+}
+
+func (s widgetNamespaceLister) BySizeField(size int32) ([]*shopv1.Widget, error) {
+	return s.NamespaceLister.ByIndex(WidgetBySizeFieldIndex, fieldpath.FormatInt(size))
+}
+
+func (s widgetNamespaceLister) EachBySizeField(size int32) iter.Seq[*shopv1.Widget] {
+	return func(yield func(*shopv1.Widget) bool) {
+		var buf [20]byte
+		key := fieldpath.AppendInt(buf[:0], size)
+		s.NamespaceLister.VisitByIndex(WidgetBySizeFieldIndex, string(key), yield)
+	}
+}
+
 // The names of the indexes of Widget.
 const (
 	// WidgetByColorIndex names the index of Widgets by spec.color.
@@ -457,6 +519,10 @@ const (
 	WidgetByConfigRefIndex = "byConfigRef"
 	// WidgetBySizeIndex names the index of Widgets by spec.size.
 	WidgetBySizeIndex = "bySize"
+	// WidgetByColorFieldIndex names the index of Widgets by their selectable field spec.color, as the API server's field selectors compare it.
+	WidgetByColorFieldIndex = "byColorField"
+	// WidgetBySizeFieldIndex names the index of Widgets by their selectable field spec.size, as the API server's field selectors compare it.
+	WidgetBySizeFieldIndex = "bySizeField"
 )
 
 // WidgetByColor returns the values under which a Widget is indexed by spec.color.
@@ -554,6 +620,19 @@ func WidgetBySize(obj *shopv1.Widget) []string {
 	return out
 }
 
+// WidgetByColorField returns the values under which a Widget is indexed by their selectable field spec.color, as the API server's field selectors compare it.
+func WidgetByColorField(obj *shopv1.Widget) []string {
+	return []string{fieldpath.FormatString(obj.Spec.Color)}
+}
+
+// WidgetBySizeField returns the values under which a Widget is indexed by their selectable field spec.size, as the API server's field selectors compare it.
+func WidgetBySizeField(obj *shopv1.Widget) []string {
+	if obj.Spec.Size == 0 {
+		return []string{""}
+	}
+	return []string{fieldpath.FormatInt(obj.Spec.Size)}
+}
+
 // widgetIndexFuncs are the index functions of Widget, by index name.
 var widgetIndexFuncs = runtimecache.Indexers[*shopv1.Widget]{
 	WidgetByColorIndex:         WidgetByColor,
@@ -567,6 +646,8 @@ var widgetIndexFuncs = runtimecache.Indexers[*shopv1.Widget]{
 	WidgetByPlacementZoneIndex: WidgetByPlacementZone,
 	WidgetByConfigRefIndex:     WidgetByConfigRef,
 	WidgetBySizeIndex:          WidgetBySize,
+	WidgetByColorFieldIndex:    WidgetByColorField,
+	WidgetBySizeFieldIndex:     WidgetBySizeField,
 }
 
 // widgetLabelIndexes are the label indexes of Widget: the label

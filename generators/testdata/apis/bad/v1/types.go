@@ -17,6 +17,8 @@ import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 // +index(name: byMissing, func: "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/bad/v1.Missing")
 // +index(name: byWrong, func: "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/bad/v1.Wrong")
 // +index(name: byColorTag, field: "spec.color,spec.tags[*]", param: color)
+// +index(name: byRefPair, field: "spec.color,spec.tags[*]", ref: ConfigMap)
+// +index(name: byRefLower, field: spec.color, ref: configMap)
 type Thing struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

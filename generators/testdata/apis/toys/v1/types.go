@@ -10,12 +10,22 @@ import (
 //
 // +genclient
 // +index(name: byColor, field: spec.color)
-// +index(name: byPart, field: "spec.parts[*].name")
+// +index(name: byPart, field: "spec.parts[*].name", ref: Part)
 // +index(name: byModeColor, field: "status.mode,spec.color")
 // +index(name: byTeam, label: team)
 // +index(name: byMaker, annotation: "toys.example.dev/maker")
 // +index(name: byBox, owner: Box)
 // +index(name: byLength, func: "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.LengthOf")
+// +kubebuilder:selectablefield:JSONPath=.spec.color
+// +kubebuilder:selectablefield:JSONPath=.spec.length
+// +kubebuilder:selectablefield:JSONPath=.status.mode
+// +kubebuilder:selectablefield:JSONPath=.status.charge
+// +kubebuilder:selectablefield:JSONPath=.status.ready
+// +kubebuilder:selectablefield:JSONPath=.status.options
+// +index(name: byColorField, selectableField: spec.color)
+// +index(name: byLengthField, selectableField: ".spec.length")
+// +index(name: byChargeField, selectableField: status.charge)
+// +index(name: byReadyField, selectableField: status.ready)
 type Robot struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -37,7 +47,11 @@ type Part struct {
 
 // RobotStatus is the observed state.
 type RobotStatus struct {
-	Mode string `json:"mode,omitempty"`
+	Mode   string `json:"mode,omitempty"`
+	Charge int32  `json:"charge,omitempty"`
+	Ready  bool   `json:"ready,omitempty"`
+	// Options is named as the generated selector functions' variable.
+	Options string `json:"options,omitempty"`
 }
 
 // RobotList is a list of robots.
@@ -142,6 +156,18 @@ type Priority int32
 // +index(name: byZone, func: "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.ZoneOf")
 // +index(name: byFloor, func: "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.FloorOf", param: level)
 // +index(name: byEnds, field: "spec.source.name,spec.target.name", param: "from, to")
+// +kubebuilder:selectablefield:JSONPath=.spec.mode
+// +kubebuilder:selectablefield:JSONPath=.spec.offset
+// +kubebuilder:selectablefield:JSONPath=.spec.channel
+// +kubebuilder:selectablefield:JSONPath=.spec.active
+// +kubebuilder:selectablefield:JSONPath=.spec.priority
+// +kubebuilder:selectablefield:JSONPath=.spec.calibrated
+// +kubebuilder:selectablefield:JSONPath=.spec.fallback
+// +kubebuilder:selectablefield:JSONPath=.spec.source.name
+// +index(name: byModeField, selectableField: spec.mode)
+// +index(name: byPriorityField, selectableField: spec.priority, param: level)
+// +index(name: byCalibratedField, selectableField: spec.calibrated)
+// +index(name: bySourceField, selectableField: ".spec.source.name")
 type Sensor struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`

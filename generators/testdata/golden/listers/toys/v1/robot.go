@@ -50,6 +50,25 @@ type RobotLister interface {
 	ByLength(length string) ([]*toysv1.Robot, error)
 	// EachByLength yields the Robots ByLength returns, without building a slice.
 	EachByLength(length string) iter.Seq[*toysv1.Robot]
+	// ByColorField returns the Robots of every namespace indexed by their selectable field spec.color, as the API server's field selectors compare it.
+	ByColorField(color string) ([]*toysv1.Robot, error)
+	// EachByColorField yields the Robots ByColorField returns, without building a slice.
+	EachByColorField(color string) iter.Seq[*toysv1.Robot]
+	// ByLengthField returns the Robots of every namespace indexed by their selectable field spec.length, as the API server's field selectors compare it.
+	// A nil pointer on the path omits spec.length from the object's JSON, which the API server compares as "": the objects without it match no value.
+	ByLengthField(length int32) ([]*toysv1.Robot, error)
+	// EachByLengthField yields the Robots ByLengthField returns, without building a slice.
+	EachByLengthField(length int32) iter.Seq[*toysv1.Robot]
+	// ByChargeField returns the Robots of every namespace indexed by their selectable field status.charge, as the API server's field selectors compare it.
+	// A zero status.charge is omitted from the object's JSON, which the API server compares as "": ByChargeField(0) finds nothing.
+	ByChargeField(charge int32) ([]*toysv1.Robot, error)
+	// EachByChargeField yields the Robots ByChargeField returns, without building a slice.
+	EachByChargeField(charge int32) iter.Seq[*toysv1.Robot]
+	// ByReadyField returns the Robots of every namespace indexed by their selectable field status.ready, as the API server's field selectors compare it.
+	// A false status.ready is omitted from the object's JSON, which the API server compares as "": ByReadyField(false) finds nothing.
+	ByReadyField(ready bool) ([]*toysv1.Robot, error)
+	// EachByReadyField yields the Robots ByReadyField returns, without building a slice.
+	EachByReadyField(ready bool) iter.Seq[*toysv1.Robot]
 	RobotListerExpansion
 }
 
@@ -145,6 +164,50 @@ func (s *robotLister) EachByLength(length string) iter.Seq[*toysv1.Robot] {
 	}
 }
 
+func (s *robotLister) ByColorField(color string) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByColorFieldIndex, fieldpath.FormatString(color))
+}
+
+func (s *robotLister) EachByColorField(color string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.Lister.VisitByIndex(RobotByColorFieldIndex, fieldpath.FormatString(color), yield)
+	}
+}
+
+func (s *robotLister) ByLengthField(length int32) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByLengthFieldIndex, fieldpath.FormatInt(length))
+}
+
+func (s *robotLister) EachByLengthField(length int32) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		var buf [20]byte
+		key := fieldpath.AppendInt(buf[:0], length)
+		s.Lister.VisitByIndex(RobotByLengthFieldIndex, string(key), yield)
+	}
+}
+
+func (s *robotLister) ByChargeField(charge int32) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByChargeFieldIndex, fieldpath.FormatInt(charge))
+}
+
+func (s *robotLister) EachByChargeField(charge int32) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		var buf [20]byte
+		key := fieldpath.AppendInt(buf[:0], charge)
+		s.Lister.VisitByIndex(RobotByChargeFieldIndex, string(key), yield)
+	}
+}
+
+func (s *robotLister) ByReadyField(ready bool) ([]*toysv1.Robot, error) {
+	return s.Lister.ByIndex(RobotByReadyFieldIndex, fieldpath.FormatBool(ready))
+}
+
+func (s *robotLister) EachByReadyField(ready bool) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.Lister.VisitByIndex(RobotByReadyFieldIndex, fieldpath.FormatBool(ready), yield)
+	}
+}
+
 // RobotNamespaceLister helps list and get Robots.
 // All objects returned here must be treated as read-only.
 type RobotNamespaceLister interface {
@@ -183,6 +246,25 @@ type RobotNamespaceLister interface {
 	ByLength(length string) ([]*toysv1.Robot, error)
 	// EachByLength yields the Robots ByLength returns, without building a slice.
 	EachByLength(length string) iter.Seq[*toysv1.Robot]
+	// ByColorField returns the Robots of the namespace indexed by their selectable field spec.color, as the API server's field selectors compare it.
+	ByColorField(color string) ([]*toysv1.Robot, error)
+	// EachByColorField yields the Robots ByColorField returns, without building a slice.
+	EachByColorField(color string) iter.Seq[*toysv1.Robot]
+	// ByLengthField returns the Robots of the namespace indexed by their selectable field spec.length, as the API server's field selectors compare it.
+	// A nil pointer on the path omits spec.length from the object's JSON, which the API server compares as "": the objects without it match no value.
+	ByLengthField(length int32) ([]*toysv1.Robot, error)
+	// EachByLengthField yields the Robots ByLengthField returns, without building a slice.
+	EachByLengthField(length int32) iter.Seq[*toysv1.Robot]
+	// ByChargeField returns the Robots of the namespace indexed by their selectable field status.charge, as the API server's field selectors compare it.
+	// A zero status.charge is omitted from the object's JSON, which the API server compares as "": ByChargeField(0) finds nothing.
+	ByChargeField(charge int32) ([]*toysv1.Robot, error)
+	// EachByChargeField yields the Robots ByChargeField returns, without building a slice.
+	EachByChargeField(charge int32) iter.Seq[*toysv1.Robot]
+	// ByReadyField returns the Robots of the namespace indexed by their selectable field status.ready, as the API server's field selectors compare it.
+	// A false status.ready is omitted from the object's JSON, which the API server compares as "": ByReadyField(false) finds nothing.
+	ByReadyField(ready bool) ([]*toysv1.Robot, error)
+	// EachByReadyField yields the Robots ByReadyField returns, without building a slice.
+	EachByReadyField(ready bool) iter.Seq[*toysv1.Robot]
 	RobotNamespaceListerExpansion
 }
 
@@ -264,6 +346,50 @@ func (s robotNamespaceLister) EachByLength(length string) iter.Seq[*toysv1.Robot
 	}
 }
 
+func (s robotNamespaceLister) ByColorField(color string) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByColorFieldIndex, fieldpath.FormatString(color))
+}
+
+func (s robotNamespaceLister) EachByColorField(color string) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.NamespaceLister.VisitByIndex(RobotByColorFieldIndex, fieldpath.FormatString(color), yield)
+	}
+}
+
+func (s robotNamespaceLister) ByLengthField(length int32) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByLengthFieldIndex, fieldpath.FormatInt(length))
+}
+
+func (s robotNamespaceLister) EachByLengthField(length int32) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		var buf [20]byte
+		key := fieldpath.AppendInt(buf[:0], length)
+		s.NamespaceLister.VisitByIndex(RobotByLengthFieldIndex, string(key), yield)
+	}
+}
+
+func (s robotNamespaceLister) ByChargeField(charge int32) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByChargeFieldIndex, fieldpath.FormatInt(charge))
+}
+
+func (s robotNamespaceLister) EachByChargeField(charge int32) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		var buf [20]byte
+		key := fieldpath.AppendInt(buf[:0], charge)
+		s.NamespaceLister.VisitByIndex(RobotByChargeFieldIndex, string(key), yield)
+	}
+}
+
+func (s robotNamespaceLister) ByReadyField(ready bool) ([]*toysv1.Robot, error) {
+	return s.NamespaceLister.ByIndex(RobotByReadyFieldIndex, fieldpath.FormatBool(ready))
+}
+
+func (s robotNamespaceLister) EachByReadyField(ready bool) iter.Seq[*toysv1.Robot] {
+	return func(yield func(*toysv1.Robot) bool) {
+		s.NamespaceLister.VisitByIndex(RobotByReadyFieldIndex, fieldpath.FormatBool(ready), yield)
+	}
+}
+
 // The names of the indexes of Robot.
 const (
 	// RobotByColorIndex names the index of Robots by spec.color.
@@ -280,6 +406,14 @@ const (
 	RobotByBoxIndex = "byBox"
 	// RobotByLengthIndex names the index of Robots by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.LengthOf.
 	RobotByLengthIndex = "byLength"
+	// RobotByColorFieldIndex names the index of Robots by their selectable field spec.color, as the API server's field selectors compare it.
+	RobotByColorFieldIndex = "byColorField"
+	// RobotByLengthFieldIndex names the index of Robots by their selectable field spec.length, as the API server's field selectors compare it.
+	RobotByLengthFieldIndex = "byLengthField"
+	// RobotByChargeFieldIndex names the index of Robots by their selectable field status.charge, as the API server's field selectors compare it.
+	RobotByChargeFieldIndex = "byChargeField"
+	// RobotByReadyFieldIndex names the index of Robots by their selectable field status.ready, as the API server's field selectors compare it.
+	RobotByReadyFieldIndex = "byReadyField"
 )
 
 // RobotByColor returns the values under which a Robot is indexed by spec.color.
@@ -332,14 +466,47 @@ func RobotByLength(obj *toysv1.Robot) []string {
 	return toysv1.LengthOf(obj)
 }
 
+// RobotByColorField returns the values under which a Robot is indexed by their selectable field spec.color, as the API server's field selectors compare it.
+func RobotByColorField(obj *toysv1.Robot) []string {
+	return []string{fieldpath.FormatString(obj.Spec.Color)}
+}
+
+// RobotByLengthField returns the values under which a Robot is indexed by their selectable field spec.length, as the API server's field selectors compare it.
+func RobotByLengthField(obj *toysv1.Robot) []string {
+	if obj.Spec.Length == nil {
+		return []string{""}
+	}
+	return []string{fieldpath.FormatInt(*obj.Spec.Length)}
+}
+
+// RobotByChargeField returns the values under which a Robot is indexed by their selectable field status.charge, as the API server's field selectors compare it.
+func RobotByChargeField(obj *toysv1.Robot) []string {
+	if obj.Status.Charge == 0 {
+		return []string{""}
+	}
+	return []string{fieldpath.FormatInt(obj.Status.Charge)}
+}
+
+// RobotByReadyField returns the values under which a Robot is indexed by their selectable field status.ready, as the API server's field selectors compare it.
+func RobotByReadyField(obj *toysv1.Robot) []string {
+	if !obj.Status.Ready {
+		return []string{""}
+	}
+	return []string{fieldpath.FormatBool(obj.Status.Ready)}
+}
+
 // robotIndexFuncs are the index functions of Robot, by index name.
 var robotIndexFuncs = runtimecache.Indexers[*toysv1.Robot]{
-	RobotByColorIndex:     RobotByColor,
-	RobotByPartIndex:      RobotByPart,
-	RobotByModeColorIndex: RobotByModeColor,
-	RobotByMakerIndex:     RobotByMaker,
-	RobotByBoxIndex:       RobotByBox,
-	RobotByLengthIndex:    RobotByLength,
+	RobotByColorIndex:       RobotByColor,
+	RobotByPartIndex:        RobotByPart,
+	RobotByModeColorIndex:   RobotByModeColor,
+	RobotByMakerIndex:       RobotByMaker,
+	RobotByBoxIndex:         RobotByBox,
+	RobotByLengthIndex:      RobotByLength,
+	RobotByColorFieldIndex:  RobotByColorField,
+	RobotByLengthFieldIndex: RobotByLengthField,
+	RobotByChargeFieldIndex: RobotByChargeField,
+	RobotByReadyFieldIndex:  RobotByReadyField,
 }
 
 // robotLabelIndexes are the label indexes of Robot: the label

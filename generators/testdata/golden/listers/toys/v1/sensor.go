@@ -113,6 +113,23 @@ type SensorLister interface {
 	ByEnds(from, to string) ([]*toysv1.Sensor, error)
 	// EachByEnds yields the Sensors ByEnds returns, without building a slice.
 	EachByEnds(from, to string) iter.Seq[*toysv1.Sensor]
+	// ByModeField returns the Sensors of every namespace indexed by their selectable field spec.mode, as the API server's field selectors compare it.
+	ByModeField(mode toysv1.SensorMode) ([]*toysv1.Sensor, error)
+	// EachByModeField yields the Sensors ByModeField returns, without building a slice.
+	EachByModeField(mode toysv1.SensorMode) iter.Seq[*toysv1.Sensor]
+	// ByPriorityField returns the Sensors of every namespace indexed by their selectable field spec.priority, as the API server's field selectors compare it.
+	ByPriorityField(level toysv1.Priority) ([]*toysv1.Sensor, error)
+	// EachByPriorityField yields the Sensors ByPriorityField returns, without building a slice.
+	EachByPriorityField(level toysv1.Priority) iter.Seq[*toysv1.Sensor]
+	// ByCalibratedField returns the Sensors of every namespace indexed by their selectable field spec.calibrated, as the API server's field selectors compare it.
+	// A nil pointer on the path omits spec.calibrated from the object's JSON, which the API server compares as "": the objects without it match no value.
+	ByCalibratedField(calibrated bool) ([]*toysv1.Sensor, error)
+	// EachByCalibratedField yields the Sensors ByCalibratedField returns, without building a slice.
+	EachByCalibratedField(calibrated bool) iter.Seq[*toysv1.Sensor]
+	// BySourceField returns the Sensors of every namespace indexed by their selectable field spec.source.name, as the API server's field selectors compare it.
+	BySourceField(sourceName string) ([]*toysv1.Sensor, error)
+	// EachBySourceField yields the Sensors BySourceField returns, without building a slice.
+	EachBySourceField(sourceName string) iter.Seq[*toysv1.Sensor]
 	SensorListerExpansion
 }
 
@@ -386,6 +403,48 @@ func (s *sensorLister) EachByEnds(from, to string) iter.Seq[*toysv1.Sensor] {
 	}
 }
 
+func (s *sensorLister) ByModeField(mode toysv1.SensorMode) ([]*toysv1.Sensor, error) {
+	return s.Lister.ByIndex(SensorByModeFieldIndex, fieldpath.FormatString(mode))
+}
+
+func (s *sensorLister) EachByModeField(mode toysv1.SensorMode) iter.Seq[*toysv1.Sensor] {
+	return func(yield func(*toysv1.Sensor) bool) {
+		s.Lister.VisitByIndex(SensorByModeFieldIndex, fieldpath.FormatString(mode), yield)
+	}
+}
+
+func (s *sensorLister) ByPriorityField(level toysv1.Priority) ([]*toysv1.Sensor, error) {
+	return s.Lister.ByIndex(SensorByPriorityFieldIndex, fieldpath.FormatInt(level))
+}
+
+func (s *sensorLister) EachByPriorityField(level toysv1.Priority) iter.Seq[*toysv1.Sensor] {
+	return func(yield func(*toysv1.Sensor) bool) {
+		var buf [20]byte
+		key := fieldpath.AppendInt(buf[:0], level)
+		s.Lister.VisitByIndex(SensorByPriorityFieldIndex, string(key), yield)
+	}
+}
+
+func (s *sensorLister) ByCalibratedField(calibrated bool) ([]*toysv1.Sensor, error) {
+	return s.Lister.ByIndex(SensorByCalibratedFieldIndex, fieldpath.FormatBool(calibrated))
+}
+
+func (s *sensorLister) EachByCalibratedField(calibrated bool) iter.Seq[*toysv1.Sensor] {
+	return func(yield func(*toysv1.Sensor) bool) {
+		s.Lister.VisitByIndex(SensorByCalibratedFieldIndex, fieldpath.FormatBool(calibrated), yield)
+	}
+}
+
+func (s *sensorLister) BySourceField(sourceName string) ([]*toysv1.Sensor, error) {
+	return s.Lister.ByIndex(SensorBySourceFieldIndex, fieldpath.FormatString(sourceName))
+}
+
+func (s *sensorLister) EachBySourceField(sourceName string) iter.Seq[*toysv1.Sensor] {
+	return func(yield func(*toysv1.Sensor) bool) {
+		s.Lister.VisitByIndex(SensorBySourceFieldIndex, fieldpath.FormatString(sourceName), yield)
+	}
+}
+
 // SensorNamespaceLister helps list and get Sensors.
 // All objects returned here must be treated as read-only.
 type SensorNamespaceLister interface {
@@ -487,6 +546,23 @@ type SensorNamespaceLister interface {
 	ByEnds(from, to string) ([]*toysv1.Sensor, error)
 	// EachByEnds yields the Sensors ByEnds returns, without building a slice.
 	EachByEnds(from, to string) iter.Seq[*toysv1.Sensor]
+	// ByModeField returns the Sensors of the namespace indexed by their selectable field spec.mode, as the API server's field selectors compare it.
+	ByModeField(mode toysv1.SensorMode) ([]*toysv1.Sensor, error)
+	// EachByModeField yields the Sensors ByModeField returns, without building a slice.
+	EachByModeField(mode toysv1.SensorMode) iter.Seq[*toysv1.Sensor]
+	// ByPriorityField returns the Sensors of the namespace indexed by their selectable field spec.priority, as the API server's field selectors compare it.
+	ByPriorityField(level toysv1.Priority) ([]*toysv1.Sensor, error)
+	// EachByPriorityField yields the Sensors ByPriorityField returns, without building a slice.
+	EachByPriorityField(level toysv1.Priority) iter.Seq[*toysv1.Sensor]
+	// ByCalibratedField returns the Sensors of the namespace indexed by their selectable field spec.calibrated, as the API server's field selectors compare it.
+	// A nil pointer on the path omits spec.calibrated from the object's JSON, which the API server compares as "": the objects without it match no value.
+	ByCalibratedField(calibrated bool) ([]*toysv1.Sensor, error)
+	// EachByCalibratedField yields the Sensors ByCalibratedField returns, without building a slice.
+	EachByCalibratedField(calibrated bool) iter.Seq[*toysv1.Sensor]
+	// BySourceField returns the Sensors of the namespace indexed by their selectable field spec.source.name, as the API server's field selectors compare it.
+	BySourceField(sourceName string) ([]*toysv1.Sensor, error)
+	// EachBySourceField yields the Sensors BySourceField returns, without building a slice.
+	EachBySourceField(sourceName string) iter.Seq[*toysv1.Sensor]
 	SensorNamespaceListerExpansion
 }
 
@@ -746,6 +822,48 @@ func (s sensorNamespaceLister) EachByEnds(from, to string) iter.Seq[*toysv1.Sens
 	}
 }
 
+func (s sensorNamespaceLister) ByModeField(mode toysv1.SensorMode) ([]*toysv1.Sensor, error) {
+	return s.NamespaceLister.ByIndex(SensorByModeFieldIndex, fieldpath.FormatString(mode))
+}
+
+func (s sensorNamespaceLister) EachByModeField(mode toysv1.SensorMode) iter.Seq[*toysv1.Sensor] {
+	return func(yield func(*toysv1.Sensor) bool) {
+		s.NamespaceLister.VisitByIndex(SensorByModeFieldIndex, fieldpath.FormatString(mode), yield)
+	}
+}
+
+func (s sensorNamespaceLister) ByPriorityField(level toysv1.Priority) ([]*toysv1.Sensor, error) {
+	return s.NamespaceLister.ByIndex(SensorByPriorityFieldIndex, fieldpath.FormatInt(level))
+}
+
+func (s sensorNamespaceLister) EachByPriorityField(level toysv1.Priority) iter.Seq[*toysv1.Sensor] {
+	return func(yield func(*toysv1.Sensor) bool) {
+		var buf [20]byte
+		key := fieldpath.AppendInt(buf[:0], level)
+		s.NamespaceLister.VisitByIndex(SensorByPriorityFieldIndex, string(key), yield)
+	}
+}
+
+func (s sensorNamespaceLister) ByCalibratedField(calibrated bool) ([]*toysv1.Sensor, error) {
+	return s.NamespaceLister.ByIndex(SensorByCalibratedFieldIndex, fieldpath.FormatBool(calibrated))
+}
+
+func (s sensorNamespaceLister) EachByCalibratedField(calibrated bool) iter.Seq[*toysv1.Sensor] {
+	return func(yield func(*toysv1.Sensor) bool) {
+		s.NamespaceLister.VisitByIndex(SensorByCalibratedFieldIndex, fieldpath.FormatBool(calibrated), yield)
+	}
+}
+
+func (s sensorNamespaceLister) BySourceField(sourceName string) ([]*toysv1.Sensor, error) {
+	return s.NamespaceLister.ByIndex(SensorBySourceFieldIndex, fieldpath.FormatString(sourceName))
+}
+
+func (s sensorNamespaceLister) EachBySourceField(sourceName string) iter.Seq[*toysv1.Sensor] {
+	return func(yield func(*toysv1.Sensor) bool) {
+		s.NamespaceLister.VisitByIndex(SensorBySourceFieldIndex, fieldpath.FormatString(sourceName), yield)
+	}
+}
+
 // The names of the indexes of Sensor.
 const (
 	// SensorByModelIndex names the index of Sensors by spec.model.
@@ -794,6 +912,14 @@ const (
 	SensorByFloorIndex = "byFloor"
 	// SensorByEndsIndex names the index of Sensors by spec.source.name,spec.target.name.
 	SensorByEndsIndex = "byEnds"
+	// SensorByModeFieldIndex names the index of Sensors by their selectable field spec.mode, as the API server's field selectors compare it.
+	SensorByModeFieldIndex = "byModeField"
+	// SensorByPriorityFieldIndex names the index of Sensors by their selectable field spec.priority, as the API server's field selectors compare it.
+	SensorByPriorityFieldIndex = "byPriorityField"
+	// SensorByCalibratedFieldIndex names the index of Sensors by their selectable field spec.calibrated, as the API server's field selectors compare it.
+	SensorByCalibratedFieldIndex = "byCalibratedField"
+	// SensorBySourceFieldIndex names the index of Sensors by their selectable field spec.source.name, as the API server's field selectors compare it.
+	SensorBySourceFieldIndex = "bySourceField"
 )
 
 // SensorByModel returns the values under which a Sensor is indexed by spec.model.
@@ -961,6 +1087,29 @@ func SensorByEnds(obj *toysv1.Sensor) []string {
 	)
 }
 
+// SensorByModeField returns the values under which a Sensor is indexed by their selectable field spec.mode, as the API server's field selectors compare it.
+func SensorByModeField(obj *toysv1.Sensor) []string {
+	return []string{fieldpath.FormatString(obj.Spec.Mode)}
+}
+
+// SensorByPriorityField returns the values under which a Sensor is indexed by their selectable field spec.priority, as the API server's field selectors compare it.
+func SensorByPriorityField(obj *toysv1.Sensor) []string {
+	return []string{fieldpath.FormatInt(obj.Spec.Priority)}
+}
+
+// SensorByCalibratedField returns the values under which a Sensor is indexed by their selectable field spec.calibrated, as the API server's field selectors compare it.
+func SensorByCalibratedField(obj *toysv1.Sensor) []string {
+	if obj.Spec.Calibrated == nil {
+		return []string{""}
+	}
+	return []string{fieldpath.FormatBool(*obj.Spec.Calibrated)}
+}
+
+// SensorBySourceField returns the values under which a Sensor is indexed by their selectable field spec.source.name, as the API server's field selectors compare it.
+func SensorBySourceField(obj *toysv1.Sensor) []string {
+	return []string{fieldpath.FormatString(obj.Spec.Source.Name)}
+}
+
 // sensorIndexFuncs are the index functions of Sensor, by index name.
 var sensorIndexFuncs = runtimecache.Indexers[*toysv1.Sensor]{
 	SensorByModelIndex:             SensorByModel,
@@ -985,6 +1134,10 @@ var sensorIndexFuncs = runtimecache.Indexers[*toysv1.Sensor]{
 	SensorByZoneIndex:              SensorByZone,
 	SensorByFloorIndex:             SensorByFloor,
 	SensorByEndsIndex:              SensorByEnds,
+	SensorByModeFieldIndex:         SensorByModeField,
+	SensorByPriorityFieldIndex:     SensorByPriorityField,
+	SensorByCalibratedFieldIndex:   SensorByCalibratedField,
+	SensorBySourceFieldIndex:       SensorBySourceField,
 }
 
 // sensorLabelIndexes are the label indexes of Sensor: the label
