@@ -74,6 +74,10 @@ func TestNewModuleUsesTheGeneratorAsAGoTool(t *testing.T) {
 		copyDir(t, filepath.Join(templates, "nodes"), filepath.Join(dir, "nodes"))
 		mustRun(t, dir, "go", "mod", "tidy")
 		mustRun(t, dir, "go", "build", "./...")
+		// Only the users who generate for controller-runtime depend on it.
+		if gomod, err := os.ReadFile(filepath.Join(dir, "go.mod")); err != nil || strings.Contains(string(gomod), "sigs.k8s.io/controller-runtime") {
+			t.Fatalf("go.mod of a module that does not ask for controller-runtime output names controller-runtime (or is unreadable: %v):\n%s", err, gomod)
+		}
 	})
 	step(t, "go test ./...", func() {
 		out := mustRun(t, dir, "go", "test", "-count=1", "./...")
