@@ -1,0 +1,181 @@
+package intern_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/intern/internal/podexample"
+)
+
+// heapPods is the number of cached pods TestInternedPodHeap measures: 50
+// namespaces of 1,000 testpods pods on 500 nodes.
+var heapPods = testpods.Config{Namespaces: 50, PodsPerNamespace: 1000, Nodes: 500}
+
+// heapVariantEnv names, in a child process of TestInternedPodHeap, the
+// variant the child measures; heapDataEnv names the file of encoded pods.
+const (
+	heapVariantEnv = "INTERN_HEAP_VARIANT"
+	heapDataEnv    = "INTERN_HEAP_DATA"
+)
+
+type heapVariant struct {
+	name          string
+	dropMF, share bool
+	// update replaces every pod, after the first fill, by a fresh copy
+	// decoded and transformed again, with a collection every 5,000
+	// pods, as watch updates would over time.
+	update bool
+}
+
+var heapVariants = []heapVariant{
+	{"decoded", false, false, false},
+	{"decoded+PodTransform", false, true, false},
+	{"DropManagedFields", true, false, false},
+	{"DropManagedFields+PodTransform", true, true, false},
+	{"decoded+PodTransform, updated", false, true, true},
+}
+
+// TestInternedPodHeap measures the heap each cached pod takes: 50,000 pods,
+// each decoded from its own protobuf encoding and kept, as is or through
+// PodTransform, with or without DropManagedFields before. The last variant
+// then replaces every pod by a new copy, collecting garbage as it goes, to
+// show that canonical values stay canonical across collections and that the
+// tables do not grow with updates. Each variant runs in a process of its
+// own, so that no variant finds the tables of another already grown; the
+// pods are encoded once, into a file the processes read. Figures:
+// (HeapAlloc after - HeapAlloc before) / pods, each read after two
+// collections. Only a loose bound is asserted: the transform must save.
+func TestInternedPodHeap(t *testing.T) {
+	if name := os.Getenv(heapVariantEnv); name != "" {
+		measureHeapVariant(t, name, os.Getenv(heapDataEnv))
+		return
+	}
+	if testing.Short() || raceEnabled {
+		t.Skip("measures the heap of 50,000 pods: not in -short or -race runs")
+	}
+	dataFile := filepath.Join(t.TempDir(), "pods.pb")
+	if err := writeRecords(dataFile, encodedPods(t, heapPods)); err != nil {
+		t.Fatal(err)
+	}
+	heap := map[string]float64{}
+	for _, v := range heapVariants {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestInternedPodHeap$", "-test.count=1", "-test.v")
+		cmd.Env = append(os.Environ(), heapVariantEnv+"="+v.name, heapDataEnv+"="+dataFile)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("variant %s: %v\n%s", v.name, err, out)
+		}
+		var perPod, weakPerPod float64
+		found := false
+		for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
+			if _, err := fmt.Sscanf(strings.TrimSpace(sc.Text()), "heap_test.go:%d: heapB/pod %f offheapB/pod %f", new(int), &perPod, &weakPerPod); err == nil {
+				found = true
+			}
+		}
+		if !found {
+			t.Fatalf("variant %s printed no figure:\n%s", v.name, out)
+		}
+		heap[v.name] = perPod
+		t.Logf("%-32s %8.0f heap B/pod (runtime metadata outside the heap: %+.0f B/pod)", v.name, perPod, weakPerPod)
+	}
+	for _, pair := range [][2]string{
+		{"decoded", "decoded+PodTransform"},
+		{"DropManagedFields", "DropManagedFields+PodTransform"},
+		{"decoded", "decoded+PodTransform, updated"},
+	} {
+		plain, shared := heap[pair[0]], heap[pair[1]]
+		t.Logf("%s / %s = %.2f", pair[1], pair[0], shared/plain)
+		if shared >= plain {
+			t.Errorf("%s keeps %.0f B/pod, no less than %s (%.0f)", pair[1], shared, pair[0], plain)
+		}
+	}
+}
+
+// measureHeapVariant is the child process of TestInternedPodHeap.
+func measureHeapVariant(t *testing.T, name, dataFile string) {
+	var v heapVariant
+	for _, hv := range heapVariants {
+		if hv.name == name {
+			v = hv
+		}
+	}
+	if v.name == "" {
+		t.Fatalf("unknown variant %q", name)
+	}
+	data, err := readRecords(dataFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := protobuf(t)
+	pods := make([]*corev1.Pod, len(data))
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fill := func(collectEvery int) {
+		for i, d := range data {
+			p := decodePod(t, s, d)
+			if v.dropMF {
+				p, _ = cache.DropManagedFields(p)
+			}
+			if v.share {
+				p, _ = podexample.PodTransform(p)
+			}
+			pods[i] = p
+			if collectEvery > 0 && i%collectEvery == collectEvery-1 {
+				runtime.GC()
+			}
+		}
+	}
+	fill(0)
+	if v.update {
+		fill(5000)
+	}
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	n := float64(len(pods))
+	t.Logf("heapB/pod %.1f offheapB/pod %.1f", float64(after.HeapAlloc-before.HeapAlloc)/n, float64(after.OtherSys-before.OtherSys)/n)
+	runtime.KeepAlive(pods)
+	runtime.KeepAlive(data)
+}
+
+// writeRecords writes records to a file, each after its length.
+func writeRecords(name string, records [][]byte) error {
+	var buf []byte
+	for _, r := range records {
+		buf = binary.AppendUvarint(buf, uint64(len(r)))
+		buf = append(buf, r...)
+	}
+	return os.WriteFile(name, buf, 0o600)
+}
+
+// readRecords reads the records writeRecords wrote.
+func readRecords(name string) ([][]byte, error) {
+	buf, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for len(buf) > 0 {
+		n, k := binary.Uvarint(buf)
+		if k <= 0 || uint64(len(buf)-k) < n {
+			return nil, fmt.Errorf("%s: truncated record", name)
+		}
+		out = append(out, buf[k:k+int(n)])
+		buf = buf[k+int(n):]
+	}
+	return out, nil
+}
