@@ -54,6 +54,7 @@ const minSortedCap = 64
 // one namespace contiguous and found by binary search. Beyond that, members
 // are kept in one set per namespace, until they are smallBucket again.
 type bucket struct {
+	value  string // the value, the same string as the index's key for the bucket
 	n      int
 	sorted []member        // while groups is nil
 	groups map[nsID]*idSet // from when n exceeded largeBucket until n is smallBucket
@@ -192,29 +193,73 @@ func (b *bucket) visit(sc scope, fn func(slot)) {
 }
 
 // index is one named index of a store.
+//
+// It keeps, for every slot, the buckets its object was added to (refs and
+// many), so that an update or a delete takes the object out of them without
+// running the index function on the object it replaces or removes: that
+// object is usually cold in the CPU cache when the event arrives, and the
+// call would allocate. The buckets hold the value strings (bucket.value), so
+// what is kept per object is one pointer per index.
 type index[T Object] struct {
 	name string
-	fn   IndexFunc[T]
-	// labelKey is set for label indexes: the index value is the value of this
-	// label, and fn is not used.
+	// The index values of an object are computed by fn, or by appendFn
+	// (AppendIndexFunc) into scratch, or, when labelKey is set, are the
+	// value of that label; one of the three is set.
+	fn       IndexFunc[T]
+	appendFn AppendIndexFunc[T]
 	labelKey string
+	scratch  []string // appendFn's and label lookups' destination, reused
 	buckets  map[string]*bucket
+	// refs holds, by slot, the bucket of the object's one value; nil when
+	// it has none, manyValues when it has several, whose buckets are then
+	// in many.
+	refs []*bucket
+	many map[slot][]*bucket
 }
 
+// manyValues marks, in index.refs, an object indexed under several values.
+var manyValues = &bucket{}
+
 func newIndex[T Object](name string, fn IndexFunc[T], labelKey string) *index[T] {
-	return &index[T]{name: name, fn: fn, labelKey: labelKey, buckets: map[string]*bucket{}}
+	return &index[T]{name: name, fn: fn, labelKey: labelKey, buckets: map[string]*bucket{}, many: map[slot][]*bucket{}}
+}
+
+// reset empties the index, with room for slots slots.
+func (ix *index[T]) reset(slots int) {
+	ix.buckets = map[string]*bucket{}
+	ix.refs = make([]*bucket, 0, slots)
+	ix.many = map[slot][]*bucket{}
 }
 
 // values returns the index values of obj, appending to buf when the index can
-// compute them without allocating.
+// compute them without allocating (label indexes and append-form functions).
 func (ix *index[T]) values(obj T, buf []string) []string {
-	if ix.labelKey != "" {
+	switch {
+	case ix.labelKey != "":
 		if v, ok := obj.GetLabels()[ix.labelKey]; ok {
 			return append(buf, v)
 		}
 		return buf
+	case ix.appendFn != nil:
+		return ix.callAppend(obj, buf)
 	}
 	return ix.call(obj)
+}
+
+// maxScratch is the capacity up to which an index keeps the slice its
+// values were last computed into, for the next object.
+const maxScratch = 64
+
+// callAppend runs the append-form index function on obj with dst, as call
+// runs the other form.
+func (ix *index[T]) callAppend(obj T, dst []string) (values []string) {
+	defer func() {
+		if r := recover(); r != nil {
+			utilruntime.HandleError(fmt.Errorf("index function %q panicked on %s: %v", ix.name, KeyOf(obj).String(), r))
+			values = dst[:0]
+		}
+	}()
+	return ix.appendFn(obj, dst)
 }
 
 // call runs the index function on obj. A panic is reported through
@@ -232,47 +277,129 @@ func (ix *index[T]) call(obj T) (values []string) {
 	return ix.fn(obj)
 }
 
-func (ix *index[T]) add(value string, m member) {
+// add puts m into value's bucket and returns the bucket.
+func (ix *index[T]) add(value string, m member) *bucket {
 	b := ix.buckets[value]
 	if b == nil {
-		b = &bucket{}
+		b = &bucket{value: value}
 		ix.buckets[value] = b
 	}
 	b.add(m)
+	return b
 }
 
-// remove takes m out of value's bucket, dropping the bucket when it becomes
+// removeFrom takes m out of bucket b, dropping the bucket when it becomes
 // empty, so that high-cardinality values do not leak empty sets.
-func (ix *index[T]) remove(value string, m member) {
-	if b := ix.buckets[value]; b != nil && b.remove(m) && b.n == 0 {
-		delete(ix.buckets, value)
+func (ix *index[T]) removeFrom(b *bucket, m member) {
+	if b.remove(m) && b.n == 0 {
+		delete(ix.buckets, b.value)
 	}
 }
 
-// update moves m from the index values of oldObj to those of newObj; either may
-// be the zero value (no object). It computes the old values from oldObj, the
-// object the store held, as client-go does
-// (docs/clientgo-semantics.md#index-update), and does nothing when both have
-// the same single value.
-func (ix *index[T]) update(m member, oldObj, newObj T) {
+// grow gives the index a place for every slot below slots.
+func (ix *index[T]) grow(slots int) {
+	for len(ix.refs) < slots {
+		ix.refs = append(ix.refs, nil)
+	}
+}
+
+// update indexes m under the values of obj, the object now stored in m's
+// slot, or under no value when obj is the zero value (the slot was
+// emptied). The values m was indexed under before are those kept when it
+// was last indexed, not computed again from the object it held: for the
+// deterministic index functions the store requires they are the same
+// (docs/clientgo-semantics.md#index-update). When m had and gets the same
+// single value, nothing moves.
+func (ix *index[T]) update(m member, obj T) {
 	var zero T
-	var oldBuf, newBuf [1]string
-	var oldVals, newVals []string
-	if oldObj != zero {
-		oldVals = ix.values(oldObj, oldBuf[:0])
-	}
-	if newObj != zero {
-		newVals = ix.values(newObj, newBuf[:0])
-	}
-	if len(oldVals) == 1 && len(newVals) == 1 && oldVals[0] == newVals[0] {
+	if obj == zero {
+		ix.move(m, nil)
 		return
 	}
-	for _, v := range oldVals {
-		ix.remove(v, m)
+	values := ix.values(obj, ix.scratch[:0])
+	ix.move(m, values)
+	if ix.fn == nil {
+		// The store owns the slice: keep it for the next object, and let it
+		// pin no value meanwhile.
+		clear(values)
+		if cap(values) <= maxScratch {
+			ix.scratch = values[:0]
+		}
 	}
-	for _, v := range newVals {
-		ix.add(v, m)
+}
+
+// move indexes m under values instead of the values it was kept under. It
+// adds m to the buckets of the new values first and then takes it out of
+// the old buckets that are not among them, so that a bucket the object stays
+// in is neither emptied nor dropped on the way.
+func (ix *index[T]) move(m member, values []string) {
+	ref := ix.refs[m.id]
+	var old []*bucket
+	switch ref {
+	case nil:
+	case manyValues:
+		old = ix.many[m.id]
+		if sameValues(old, values) {
+			return
+		}
+	default:
+		if len(values) == 1 && ref.value == values[0] {
+			return
+		}
+		old = []*bucket{ref}
 	}
+	var first *bucket
+	var all []*bucket // every bucket of values, when there are several
+	for _, v := range values {
+		b := ix.add(v, m)
+		switch {
+		case first == nil:
+			first = b
+		case b != first && !slices.Contains(all, b):
+			if all == nil {
+				all = append(make([]*bucket, 0, len(values)), first)
+			}
+			all = append(all, b)
+		}
+	}
+	for _, b := range old {
+		if b != first && !slices.Contains(all, b) {
+			ix.removeFrom(b, m)
+		}
+	}
+	if ref == manyValues {
+		delete(ix.many, m.id)
+	}
+	switch {
+	case all != nil:
+		ix.refs[m.id] = manyValues
+		ix.many[m.id] = all
+	default:
+		ix.refs[m.id] = first
+	}
+}
+
+// maxCompared is the number of values up to which sameValues compares them;
+// it reports larger sets as different.
+const maxCompared = 16
+
+// sameValues reports whether buckets are the buckets of exactly the values
+// in values (which may repeat a value).
+func sameValues(buckets []*bucket, values []string) bool {
+	if len(values) < len(buckets) || len(values) > maxCompared {
+		return false
+	}
+	for _, v := range values {
+		if !slices.ContainsFunc(buckets, func(b *bucket) bool { return b.value == v }) {
+			return false
+		}
+	}
+	for _, b := range buckets {
+		if !slices.Contains(values, b.value) {
+			return false
+		}
+	}
+	return true
 }
 
 // count returns the number of objects indexed under value in scope.

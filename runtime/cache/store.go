@@ -14,24 +14,36 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// entry is what a slot holds: the object and its interned namespace. The
-// object's name is not repeated: keys are read from the object.
+// entry is what a slot holds: the object, its store key (appendStoreKey),
+// its interned namespace and its position in that namespace's list of slots.
 type entry[T Object] struct {
 	obj T
+	key string
 	ns  nsID
+	pos uint32 // index of the slot in its namespace's slots
 }
 
-// namespace holds the slots of one namespace's objects by name.
+// keyed is what the key map holds for an object: the object itself, so that
+// a lookup by key reads nothing else, and its slot.
+type keyed[T Object] struct {
+	obj T
+	id  slot
+}
+
+// namespace lists the slots of one namespace's objects, in no order.
 type namespace struct {
 	id    nsID
-	names map[string]slot
-	peak  int // the most names it held at once
+	slots []slot
+	peak  int // the most objects it held at once
 }
 
 // spareNamespaceMax is the peak size up to which a released namespace is kept
-// for reuse: a Go map of up to 8 entries is one group, no bigger than a new
-// map's first group.
+// for reuse, with its list of slots.
 const spareNamespaceMax = 8
+
+// minSlotsCap is the capacity up to which a namespace's list of slots is not
+// reallocated when it shrinks.
+const minSlotsCap = 64
 
 // Indexer is the typed, indexed object store an informer keeps and listers
 // read, the counterpart of what client-go's cache.NewIndexer returns: objects,
@@ -42,19 +54,23 @@ const spareNamespaceMax = 8
 // other reader: callers must not mutate them (client-go's contract).
 //
 // Every object gets a slot (a small integer) and every namespace that holds
-// objects an id. Objects are found by key through a per-namespace map of
-// names to slots; indexes map values to buckets of (namespace id, slot)
-// members. Removing the last object of a namespace releases the namespace:
-// its map goes (but for one small one, kept empty for the next new
-// namespace), and its id is reused by the next new namespace. That is safe
-// because no bucket still names the id: removing an object removes its
-// members from every bucket. So the store's memory follows the objects it
-// holds and the namespaces they are in, not every namespace it ever saw.
-// Buckets return to their compact forms as they shrink (index.go); what a
-// larger past leaves is, as in client-go, the size of Go map tables (the
-// namespaces, the names of a namespace, an index's values) and of the slot
-// array, until the store empties or is replaced: once it holds no object,
-// it keeps nothing of its past content (as after Replace with no object).
+// objects an id. Objects are found by key through one map of store keys
+// (client-go's string keys, see appendStoreKey) to the object and its slot,
+// as client-go's store finds them. Every namespace lists its slots; indexes
+// map values to buckets of (namespace id, slot) members, and keep for every
+// slot the buckets its object is in. Removing the last object of a namespace
+// releases the namespace: its list goes (but for one small one, kept empty
+// for the next new namespace), and its id is reused by the next new
+// namespace. That is safe because no bucket still names the id: removing an
+// object removes its members from every bucket. So the store's memory
+// follows the objects it holds and the namespaces they are in, not every
+// namespace it ever saw. Buckets return to their compact forms as they
+// shrink (index.go), and the key map is rebuilt smaller when it holds less
+// than an eighth of its peak; what a larger past leaves is, as in client-go,
+// the size of Go map tables (the namespaces, an index's values) and of the
+// slot array, until the store empties or is replaced: once it holds no
+// object, it keeps nothing of its past content (as after Replace with no
+// object).
 type Indexer[T Object] struct {
 	mu sync.RWMutex
 
@@ -65,6 +81,8 @@ type Indexer[T Object] struct {
 	entries    []entry[T]            // by slot; free slots hold the zero entry
 	free       []slot
 	count      int
+	keys       map[string]keyed[T] // every object and its slot, by store key
+	keysPeak   int                 // the most keys the key map held since it was made
 
 	indexes      []*index[T]          // in the order they were added
 	indexByName  map[string]*index[T] // the same indexes, by name
@@ -84,6 +102,7 @@ func NewIndexer[T Object](indexers Indexers[T]) (*Indexer[T], error) {
 		namespaces:   map[string]*namespace{},
 		indexByName:  map[string]*index[T]{},
 		labelIndexes: map[string]*index[T]{},
+		keys:         map[string]keyed[T]{},
 	}
 	if err := s.AddIndexers(indexers); err != nil {
 		return nil, err
@@ -108,21 +127,28 @@ func (s *Indexer[T]) Upsert(obj T) (old T, existed bool) {
 
 func (s *Indexer[T]) upsertLocked(obj T) (old T, existed bool) {
 	s.rv = obj.GetResourceVersion()
-	ns := s.namespaceLocked(obj.GetNamespace())
-	name := obj.GetName()
-	if id, ok := ns.names[name]; ok {
-		old = s.entries[id].obj
-		s.entries[id].obj = obj
+	namespaceName := obj.GetNamespace()
+	var buf [keyBufLen]byte
+	key := appendStoreKey(buf[:0], namespaceName, obj.GetName())
+	if k, ok := s.keys[string(key)]; ok {
+		id := k.id
+		e := &s.entries[id]
+		old, e.obj = e.obj, obj
+		s.keys[e.key] = keyed[T]{obj, id}
 		for _, ix := range s.indexes {
-			ix.update(member{ns.id, id}, old, obj)
+			ix.update(member{e.ns, id}, obj)
 		}
 		return old, true
 	}
-	id := s.allocate(entry[T]{obj: obj, ns: ns.id})
-	ns.names[name] = id
-	ns.peak = max(ns.peak, len(ns.names))
+	ns := s.namespaceLocked(namespaceName)
+	stored := string(key)
+	id := s.allocate(entry[T]{obj: obj, key: stored, ns: ns.id, pos: uint32(len(ns.slots))})
+	ns.slots = append(ns.slots, id)
+	ns.peak = max(ns.peak, len(ns.slots))
+	s.keys[stored] = keyed[T]{obj, id}
+	s.keysPeak = max(s.keysPeak, len(s.keys))
 	for _, ix := range s.indexes {
-		ix.update(member{ns.id, id}, old, obj)
+		ix.update(member{ns.id, id}, obj)
 	}
 	return old, false
 }
@@ -145,7 +171,7 @@ func (s *Indexer[T]) namespaceLocked(name string) *namespace {
 			s.spare = nil
 			ns.id, ns.peak = id, 0
 		} else {
-			ns = &namespace{id: id, names: map[string]slot{}}
+			ns = &namespace{id: id}
 		}
 		s.namespaces[name] = ns
 	}
@@ -182,8 +208,10 @@ func (s *Indexer[T]) resetLocked(capacity int) {
 	s.entries = make([]entry[T], 0, capacity)
 	s.free = nil
 	s.count = 0
+	s.keys = make(map[string]keyed[T], capacity)
+	s.keysPeak = capacity
 	for _, ix := range s.indexes {
-		ix.buckets = map[string]*bucket{}
+		ix.reset(capacity)
 	}
 }
 
@@ -196,6 +224,9 @@ func (s *Indexer[T]) allocate(e entry[T]) slot {
 		return id
 	}
 	s.entries = append(s.entries, e)
+	for _, ix := range s.indexes {
+		ix.grow(len(s.entries))
+	}
 	return slot(len(s.entries) - 1)
 }
 
@@ -208,27 +239,62 @@ func (s *Indexer[T]) Delete(key ObjectName) { s.Remove(key) }
 func (s *Indexer[T]) Remove(key ObjectName) (old T, existed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	ns := s.namespaces[key.Namespace]
-	if ns == nil {
-		return old, false
-	}
-	id, ok := ns.names[key.Name]
+	var buf [keyBufLen]byte
+	storeKey := appendStoreKey(buf[:0], key.Namespace, key.Name)
+	k, ok := s.keys[string(storeKey)]
 	if !ok {
 		return old, false
 	}
+	id := k.id
 	var zero T
-	old = s.entries[id].obj
+	e := s.entries[id]
+	old = e.obj
 	for _, ix := range s.indexes {
-		ix.update(member{ns.id, id}, old, zero)
+		ix.update(member{e.ns, id}, zero)
 	}
-	delete(ns.names, key.Name)
+	delete(s.keys, e.key)
+	s.shrinkKeysLocked()
+	ns := s.namespaces[key.Namespace]
+	s.removeSlotLocked(ns, e.pos)
 	s.entries[id] = entry[T]{}
 	s.free = append(s.free, id)
 	s.count--
-	if len(ns.names) == 0 {
+	if len(ns.slots) == 0 {
 		s.releaseNamespaceLocked(key.Namespace, ns)
 	}
 	return old, true
+}
+
+// minKeysPeak is the size up to which the key map is never rebuilt smaller.
+const minKeysPeak = 256
+
+// shrinkKeysLocked rebuilds the key map when it holds less than an eighth of
+// the most keys it held: Go maps never shrink, and the store's memory is to
+// follow the objects it holds. Each rebuild copies the remaining keys, once
+// per seven eighths of the peak removed.
+func (s *Indexer[T]) shrinkKeysLocked() {
+	if s.keysPeak <= minKeysPeak || 8*len(s.keys) >= s.keysPeak {
+		return
+	}
+	keys := make(map[string]keyed[T], len(s.keys))
+	for k, v := range s.keys {
+		keys[k] = v
+	}
+	s.keys, s.keysPeak = keys, len(keys)
+}
+
+// removeSlotLocked takes the slot at position pos out of the namespace's list,
+// moving the last one there (and telling its entry), and gives back most of
+// the list's capacity when it is mostly unused.
+func (s *Indexer[T]) removeSlotLocked(ns *namespace, pos uint32) {
+	last := len(ns.slots) - 1
+	moved := ns.slots[last]
+	ns.slots[pos] = moved
+	s.entries[moved].pos = pos
+	ns.slots = ns.slots[:last]
+	if c := cap(ns.slots); c > minSlotsCap && 4*len(ns.slots) <= c {
+		ns.slots = append(make([]slot, 0, c/2), ns.slots...)
+	}
 }
 
 // Replace replaces the whole content of the store with objs and rebuilds
@@ -255,32 +321,41 @@ func (s *Indexer[T]) scopeLocked(namespaceName string) (sc scope, ok bool) {
 	return scope{ns: ns.id}, true
 }
 
-// Get returns the object stored under key.
+// Get returns the object stored under key. It allocates nothing.
 func (s *Indexer[T]) Get(key ObjectName) (T, bool) {
+	var buf [keyBufLen]byte
+	return s.get(appendStoreKey(buf[:0], key.Namespace, key.Name))
+}
+
+// get returns the object stored under a store key.
+func (s *Indexer[T]) get(key []byte) (T, bool) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	if ns := s.namespaces[key.Namespace]; ns != nil {
-		if id, ok := ns.names[key.Name]; ok {
-			return s.entries[id].obj, true
-		}
+	if k, ok := s.keys[string(key)]; ok {
+		return k.obj, true
 	}
 	var zero T
 	return zero, false
 }
 
 // GetByKey returns the object stored under a client-go string key
-// ("namespace/name" or "name"); any other form is an error.
+// ("namespace/name" or "name"); any other form is an error. It allocates
+// nothing unless the key is malformed.
 func (s *Indexer[T]) GetByKey(key string) (T, bool, error) {
-	name, err := cache.ParseObjectName(key)
-	if err == nil && name.Namespace == "" && strings.Contains(key, "/") {
-		err = fmt.Errorf("malformed key %q: empty namespace", key)
-	}
-	if err != nil {
-		var zero T
+	var zero T
+	if i := strings.IndexByte(key, '/'); i == 0 {
+		return zero, false, fmt.Errorf("malformed key %q: empty namespace", key)
+	} else if i > 0 && strings.IndexByte(key[i+1:], '/') >= 0 {
+		_, err := cache.ParseObjectName(key)
 		return zero, false, err
 	}
-	obj, ok := s.Get(name)
-	return obj, ok, nil
+	// A well-formed client-go key is its object's store key.
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if k, ok := s.keys[key]; ok {
+		return k.obj, true, nil
+	}
+	return zero, false, nil
 }
 
 // Len returns the number of stored objects.
@@ -333,8 +408,8 @@ func (s *Indexer[T]) ListNamespace(namespace string) []T {
 	if ns == nil {
 		return nil
 	}
-	out := make([]T, 0, len(ns.names))
-	for _, id := range ns.names {
+	out := make([]T, 0, len(ns.slots))
+	for _, id := range ns.slots {
 		out = append(out, s.entries[id].obj)
 	}
 	return out
@@ -389,7 +464,7 @@ func (s *Indexer[T]) Select(namespace string, selector labels.Selector) []T {
 				match(obj)
 			}
 		} else {
-			for _, id := range s.namespaces[namespace].names {
+			for _, id := range s.namespaces[namespace].slots {
 				match(s.entries[id].obj)
 			}
 		}
@@ -472,9 +547,10 @@ func (s *Indexer[T]) AddLabelIndex(name, labelKey string) error {
 
 func (s *Indexer[T]) addIndexLocked(ix *index[T]) {
 	var zero T
+	ix.grow(len(s.entries))
 	for id, e := range s.entries {
 		if e.obj != zero {
-			ix.update(member{e.ns, slot(id)}, zero, e.obj)
+			ix.update(member{e.ns, slot(id)}, e.obj)
 		}
 	}
 	s.indexes = append(s.indexes, ix)
