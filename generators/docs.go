@@ -74,6 +74,11 @@ func MarkerDocs() ([]byte, error) {
 		return nil, err
 	}
 	b.WriteString(selectors)
+	interning, err := internDocs()
+	if err != nil {
+		return nil, err
+	}
+	b.WriteString(interning)
 	return b.Bytes(), nil
 }
 

@@ -38,6 +38,7 @@ type Args struct {
 	PluralExceptions          []string // --plural-exceptions, Kind:Plural
 	LintRules                 []string // --lint-rules
 	WithControllers           bool     // --with-controllers
+	WithInterning             bool     // --with-interning
 	ControllerRuntimePkg      string   // --controller-runtime-output-pkg
 	VerifyOnly                bool     // --verify-only
 	Inputs                    []string // input packages
@@ -257,6 +258,11 @@ func generate(a Args) (*output.Files, *Model, error) {
 	}
 	if p.controllerRuntime != "" {
 		targets = append(targets, controllerRuntimeTargets(model, l)...)
+	}
+	if a.WithInterning {
+		if err := withInterning(model, l, targets); err != nil {
+			return nil, nil, err
+		}
 	}
 	if err := c.ExecuteTargets(targets); err != nil {
 		return nil, nil, err

@@ -174,6 +174,7 @@ gen_informers() {
 		--output-pkg "${OUT_PKG}/kube" \
 		--versioned-clientset-package k8s.io/client-go/kubernetes \
 		--controller-runtime-output-pkg "${MODULE}/controllerruntime/examples/kubeindexes" \
+		--with-interning \
 		"${MODULE}/${APIS_DIR}/kubeindexes"
 }
 

@@ -85,3 +85,13 @@ var ControllerRuntimeIndexes string
 //
 //go:embed crsetup.go.tmpl
 var ControllerRuntimeSetup string
+
+// Intern is a file of the interning transforms of a lister package
+// (--with-interning): <kind>_intern.go, with Intern<Kind> and the walkers,
+// key encoders and pools only that kind uses, or intern_generated.go, with
+// those several kinds use and InternTransform. The generator writes the
+// code of every declaration; the template lays out the pools' var block
+// and the functions.
+//
+//go:embed intern.go.tmpl
+var Intern string

@@ -207,7 +207,33 @@ func TestASpecChangeIsRenderedAndObserved(t *testing.T) {
 	if _, err := e.shop.ShopV1().Widgets("ns").Update(context.Background(), current, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	e.rendered("ns", "w1", rendering(current, nil))
+	// The fake's UpdateStatus stores the whole object without checking its
+	// resourceVersion, so a status write of a reconcile that read the Widget
+	// before the change can put the old spec back (the API server would
+	// refuse it with a conflict). Until the ConfigMap shows the change, make
+	// the change again whenever that happened.
+	want := rendering(current, nil)
+	e.eventually("ConfigMap of w1 after the spec change", func() string {
+		got, err := e.shop.ShopV1().Widgets("ns").Get(context.Background(), "w1", metav1.GetOptions{})
+		if err != nil {
+			return err.Error()
+		}
+		if got.Spec.Color != "blue" || got.Generation != 2 {
+			got.Spec.Color, got.Generation = "blue", 2
+			if _, err := e.shop.ShopV1().Widgets("ns").Update(context.Background(), got, metav1.UpdateOptions{}); err != nil {
+				return err.Error()
+			}
+			return "a status write put the old spec back; changed it again"
+		}
+		cm, err := e.kube.CoreV1().ConfigMaps("ns").Get(context.Background(), "w1"+ConfigMapSuffix, metav1.GetOptions{})
+		if err != nil {
+			return err.Error()
+		}
+		if !maps.Equal(cm.Data, want) {
+			return fmt.Sprintf("data %v, want %v", cm.Data, want)
+		}
+		return ""
+	})
 	e.eventually("observed generation", func() string {
 		got, err := e.shop.ShopV1().Widgets("ns").Get(context.Background(), "w1", metav1.GetOptions{})
 		if err != nil {

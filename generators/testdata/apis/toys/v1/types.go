@@ -43,6 +43,12 @@ type RobotSpec struct {
 // Part is a robot part.
 type Part struct {
 	Name string `json:"name"`
+	// Serial is unique to each part: interning it would gain nothing.
+	// +intern=false
+	Serial string `json:"serial,omitempty"`
+	// SupplierIP is the same for every part of a supplier.
+	// +intern=true
+	SupplierIP string `json:"supplierIP,omitempty"`
 }
 
 // RobotStatus is the observed state.

@@ -1,0 +1,414 @@
+package generators
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"k8s.io/gengo/v2/generator"
+	"k8s.io/gengo/v2/namer"
+	"k8s.io/gengo/v2/types"
+)
+
+// internGen plans the interning code of one lister package: one walker per
+// struct type (intern<Type>, or Intern<Kind> for a kind of the package),
+// which interns, shares, walks or skips each field; one key encoder per
+// shared struct type (key<Type>); one pool per shared type. Each is a
+// declaration whose code is written with the namer of the file it goes to.
+type internGen struct {
+	pkg   string
+	roots map[*types.Type]*Kind // the kinds of the package, by type
+	// idents name types in identifiers, unique in the package: a type's
+	// name, prefixed by its package's when another type has it.
+	idents map[*types.Type]string
+	taken  map[string]bool
+
+	shareableMemo, workMemo memo
+
+	decls map[string]*internDecl
+	order []string // of definition
+
+	reported map[string]bool
+	errs     []error
+}
+
+// internDecl is one generated declaration: a function, or a pool (a
+// variable of the pools' var block).
+type internDecl struct {
+	name string
+	kind declKind
+	code func(e *emitter) string
+	deps []string // the declarations the code refers to
+}
+
+// declKind is what a declaration is; files list functions by kind, in this
+// order.
+type declKind int
+
+const (
+	walkerDecl declKind = iota
+	keyerDecl
+	helperDecl
+	poolDecl
+)
+
+func newInternGen(pkg string, kinds []*Kind) *internGen {
+	g := &internGen{
+		pkg: pkg, roots: map[*types.Type]*Kind{},
+		idents: map[*types.Type]string{}, taken: map[string]bool{},
+		shareableMemo: memo{}, workMemo: memo{},
+		decls: map[string]*internDecl{}, reported: map[string]bool{},
+	}
+	for _, k := range kinds {
+		g.roots[k.Type] = k
+	}
+	return g
+}
+
+// define adds the declaration name unless it exists, and the declarations
+// its code refers to.
+func (g *internGen) define(name string, kind declKind, code func(e *emitter) string) {
+	if g.decls[name] != nil {
+		return
+	}
+	d := &internDecl{name: name, kind: kind, code: code}
+	g.decls[name] = d
+	g.order = append(g.order, name)
+	plan := &emitter{g: g, raw: newPlanNamer(g.pkg)}
+	code(plan)
+	d.deps = plan.deps
+}
+
+// newPlanNamer is the namer of the code written only to find what it
+// refers to: its imports are dropped.
+func newPlanNamer(pkg string) namer.Namer {
+	return namer.NewRawNamer(pkg, generator.NewImportTrackerForPackage(pkg))
+}
+
+// ident names t in identifiers.
+func (g *internGen) ident(t *types.Type) string {
+	if id, ok := g.idents[t]; ok {
+		return id
+	}
+	id := upperFirstRune(t.Name.Name)
+	if g.taken[id] {
+		pkg := t.Name.Package[strings.LastIndex(t.Name.Package, "/")+1:]
+		base := upperFirstRune(strings.Map(func(r rune) rune {
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				return r
+			}
+			return -1
+		}, pkg)) + id
+		id = base
+		for n := 2; g.taken[id]; n++ {
+			id = fmt.Sprintf("%s%d", base, n)
+		}
+	}
+	g.taken[id] = true
+	g.idents[t] = id
+	return id
+}
+
+func upperFirstRune(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func lowerFirstRune(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+// emitter writes the code of declarations with the raw namer of a file,
+// recording the declarations it refers to.
+type emitter struct {
+	g    *internGen
+	raw  namer.Namer
+	deps []string
+}
+
+func (e *emitter) typ(t *types.Type) string { return e.raw.Name(t) }
+
+// in names a declaration of package intern.
+func (e *emitter) in(name string) string { return e.raw.Name(types.Ref(InternPkg, name)) }
+
+func (e *emitter) use(name string) string {
+	e.deps = append(e.deps, name)
+	return name
+}
+
+// walker returns the name of the walker of struct t, defining it.
+func (e *emitter) walker(t *types.Type) string {
+	name := "intern" + e.g.ident(t)
+	if k := e.g.roots[t]; k != nil {
+		name = "Intern" + t.Name.Name
+	}
+	e.g.define(name, walkerDecl, func(e *emitter) string { return e.walkerFunc(t, name) })
+	return e.use(name)
+}
+
+// keyer returns the name of the key encoder of shareable struct t,
+// defining it.
+func (e *emitter) keyer(t *types.Type) string {
+	name := "key" + e.g.ident(t)
+	e.g.define(name, keyerDecl, func(e *emitter) string { return e.keyerFunc(t, name) })
+	return e.use(name)
+}
+
+// pool returns the name of the pool of a kind (Pointers, Slices, Maps) of
+// the given types, defining it.
+func (e *emitter) pool(kind string, ts ...*types.Type) string {
+	name := lowerFirstRune(e.g.ident(ts[0]))
+	if len(ts) == 2 && ts[1] != ts[0] {
+		name += e.g.ident(ts[1])
+	}
+	name += kind
+	e.g.define(name, poolDecl, func(e *emitter) string {
+		args := make([]string, len(ts))
+		for i, t := range ts {
+			args[i] = e.typ(t)
+		}
+		return fmt.Sprintf("%s %s[%s]", name, e.in(kind), strings.Join(args, ", "))
+	})
+	return e.use(name)
+}
+
+// stringHelpers returns the key encoder and the prepare function of the
+// values of a string kind, defining them.
+func (e *emitter) stringHelpers() (key, prepare string) {
+	e.g.define("keyString", helperDecl, func(e *emitter) string {
+		return "// keyString writes a value of a string kind (see " + e.in("Key") + ").\n" +
+			"func keyString[S ~string](k *" + e.in("Key") + ", s *S) { k.String(string(*s)) }"
+	})
+	e.g.define("internString", helperDecl, func(e *emitter) string {
+		return "// internString interns a value of a string kind in place.\n" +
+			"func internString[S ~string](s *S) { *s = " + e.in("String") + "(*s) }"
+	})
+	return e.use("keyString"), e.use("internString")
+}
+
+// varName is the parameter name of a walker or encoder of t: its initial,
+// but for the names the code uses otherwise.
+func varName(t *types.Type) string {
+	v := strings.ToLower(t.Name.Name[:1])
+	if v == "i" || v == "k" || !unicode.IsLetter(rune(v[0])) {
+		return "v"
+	}
+	return v
+}
+
+// walkerFunc is the walker of struct t: a line per field it interns,
+// shares or walks, after a comment naming those it leaves alone.
+func (e *emitter) walkerFunc(t *types.Type, name string) string {
+	g := e.g
+	v := varName(t)
+	var b strings.Builder
+	if k := g.roots[t]; k != nil {
+		v = "obj"
+		writeComment(&b, "", name+" interns and shares, in place, the parts of obj that repeat across objects, "+
+			"and leaves alone those unique to it. obj must be a freshly decoded object that no other goroutine sees yet; "+
+			"it stays reflect.DeepEqual to what it was, and is read-only afterwards, as it may share parts with other objects. "+
+			"InternTransform calls it on the objects an informer caches.")
+		fmt.Fprintf(&b, "func %s(%s *%s) {\n\tif %s == nil {\n\t\treturn\n\t}\n", name, v, e.typ(t), v)
+	} else {
+		writeComment(&b, "", fmt.Sprintf("%s interns and shares the parts of %s that repeat across objects.", name, article(t.Name.Name)))
+		fmt.Fprintf(&b, "func %s(%s *%s) {\n", name, v, e.typ(t))
+	}
+	var uniques, optedOuts, lines []string
+	for _, m := range t.Members {
+		switch g.policy(t, m) {
+		case unique:
+			uniques = append(uniques, m.Name)
+			continue
+		case optedOut:
+			optedOuts = append(optedOuts, m.Name)
+			continue
+		}
+		lines = append(lines, e.fieldLines(m.Type, v+"."+m.Name)...)
+	}
+	if len(uniques) > 0 {
+		writeComment(&b, "\t", strings.Join(uniques, ", ")+": unique to the object.")
+	}
+	if len(optedOuts) > 0 {
+		writeComment(&b, "\t", strings.Join(optedOuts, ", ")+": left as decoded (+intern=false).")
+	}
+	for _, l := range lines {
+		b.WriteString("\t" + strings.ReplaceAll(l, "\n", "\n\t") + "\n")
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// writeComment writes text as comment lines of at most about 80 columns.
+func writeComment(b *strings.Builder, indent, text string) {
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(w) > 72 {
+			b.WriteString(indent + "// " + line + "\n")
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(indent + "// " + line + "\n")
+}
+
+// fieldLines are the statements of a walker for the field x of type t.
+func (e *emitter) fieldLines(t *types.Type, x string) []string {
+	g := e.g
+	switch {
+	case isStringKind(t):
+		return []string{fmt.Sprintf("%s = %s(%s)", x, e.in("String"), x)}
+	case t.Kind == types.Struct:
+		if isWalkable(t) && g.needsWork(t) {
+			return []string{fmt.Sprintf("%s(&%s)", e.walker(t), x)}
+		}
+		return nil
+	case t.Kind == types.Pointer:
+		return e.pointerLines(t.Elem, x)
+	}
+	switch u := unalias(t); u.Kind {
+	case types.Slice:
+		el := u.Elem
+		switch {
+		case isStringKind(el) && isNameable(el):
+			key, prepare := e.stringHelpers()
+			return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Slices", el), x, key, prepare)}
+		case el.Kind == types.Struct && g.shareable(el):
+			return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Slices", el), x, e.keyer(el), e.prepare(el))}
+		case el.Kind == types.Struct && isWalkable(el) && g.needsWork(el):
+			return []string{
+				fmt.Sprintf("%s = %s(%s)", x, e.in("Clip"), x),
+				fmt.Sprintf("for i := range %s {\n\t%s(&%s[i])\n}", x, e.walker(el), x),
+			}
+		}
+	case types.Map:
+		if !isStringKind(u.Key) || !isNameable(u.Key) || !isNameable(u.Elem) {
+			return nil
+		}
+		switch {
+		case isStringKind(u.Elem):
+			return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Maps", u.Key, u.Elem), x, e.in("StringMap"), e.in("StringEntry"))}
+		case isQuantity(u.Elem):
+			return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Maps", u.Key, u.Elem), x, e.in("QuantityMap"), e.in("StringKey"))}
+		}
+	}
+	return nil
+}
+
+// pointerLines are the statements of a walker for the pointer field x to a
+// value of type el.
+func (e *emitter) pointerLines(el *types.Type, x string) []string {
+	g := e.g
+	switch {
+	case isStringKind(el) && isNameable(el):
+		key, prepare := e.stringHelpers()
+		return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Pointers", el), x, key, prepare)}
+	case isPlain(el, "bool"):
+		return []string{fmt.Sprintf("%s = %s(%s)", x, e.in("Bool"), x)}
+	case isPlain(el, "int32"):
+		return []string{fmt.Sprintf("%s = %s(%s)", x, e.in("Int32"), x)}
+	case isPlain(el, "int64"):
+		return []string{fmt.Sprintf("%s = %s(%s)", x, e.in("Int64"), x)}
+	case el.Kind == types.Struct && g.shareable(el):
+		return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Pointers", el), x, e.keyer(el), e.prepare(el))}
+	case el.Kind == types.Struct && isWalkable(el) && g.needsWork(el):
+		return []string{fmt.Sprintf("if %s != nil {\n\t%s(%s)\n}", x, e.walker(el), x)}
+	}
+	return nil
+}
+
+// prepare is the prepare function of the pool of shareable struct t: its
+// walker, or nil when it has nothing to do.
+func (e *emitter) prepare(t *types.Type) string {
+	if e.g.needsWork(t) {
+		return e.walker(t)
+	}
+	return "nil"
+}
+
+// keyerFunc is the key encoder of shareable struct t: every field, in
+// declaration order, with the intern.Key method of its kind.
+func (e *emitter) keyerFunc(t *types.Type, name string) string {
+	v := varName(t)
+	var b strings.Builder
+	writeComment(&b, "", fmt.Sprintf("%s writes every field of %s, in declaration order (see %s).", name, article(t.Name.Name), e.in("Key")))
+	fmt.Fprintf(&b, "func %s(k *%s, %s *%s) {\n", name, e.in("Key"), v, e.typ(t))
+	for _, m := range t.Members {
+		for _, l := range e.encodeLines(m.Type, v+"."+m.Name) {
+			b.WriteString("\t" + strings.ReplaceAll(l, "\n", "\n\t") + "\n")
+		}
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// encodeLines are the statements of an encoder writing x, of type t, which
+// encodable accepts.
+func (e *emitter) encodeLines(t *types.Type, x string) []string {
+	switch {
+	case isStringKind(t):
+		if isPlain(t, "string") {
+			return []string{fmt.Sprintf("k.String(%s)", x)}
+		}
+		return []string{fmt.Sprintf("k.String(string(%s))", x)}
+	case isBoolKind(t):
+		if isPlain(t, "bool") {
+			return []string{fmt.Sprintf("k.Bool(%s)", x)}
+		}
+		return []string{fmt.Sprintf("k.Bool(bool(%s))", x)}
+	case isIntKind(t):
+		if isPlain(t, "int64") {
+			return []string{fmt.Sprintf("k.Int(%s)", x)}
+		}
+		return []string{fmt.Sprintf("k.Int(int64(%s))", x)}
+	case isQuantity(t):
+		return []string{fmt.Sprintf("k.Quantity(%s)", x)}
+	case t.Kind == types.Struct:
+		return []string{fmt.Sprintf("%s(k, &%s)", e.keyer(t), x)}
+	case t.Kind == types.Pointer:
+		el := t.Elem
+		switch {
+		case isStringKind(el):
+			return []string{fmt.Sprintf("%s(k, %s)", e.in("StringPtr"), x)}
+		case isPlain(el, "int32"):
+			return []string{fmt.Sprintf("k.Int32Ptr(%s)", x)}
+		case isPlain(el, "int64"):
+			return []string{fmt.Sprintf("k.Int64Ptr(%s)", x)}
+		case isPlain(el, "bool"):
+			return []string{fmt.Sprintf("k.BoolPtr(%s)", x)}
+		case isQuantity(el):
+			return []string{fmt.Sprintf("if k.Ptr(%s != nil) {\n\tk.Quantity(*%s)\n}", x, x)}
+		case el.Kind == types.Struct:
+			return []string{fmt.Sprintf("if k.Ptr(%s != nil) {\n\t%s(k, %s)\n}", x, e.keyer(el), x)}
+		}
+		inner := e.encodeLines(el, "*"+x)
+		return []string{fmt.Sprintf("if k.Ptr(%s != nil) {\n\t%s\n}", x, strings.Join(inner, "\n\t"))}
+	}
+	switch u := unalias(t); u.Kind {
+	case types.Slice:
+		el := u.Elem
+		switch {
+		case isPlain(el, "byte"):
+			return []string{fmt.Sprintf("if k.Len(len(%s), %s == nil) {\n\tk.String(string(%s))\n}", x, x, x)}
+		case isStringKind(el):
+			return []string{fmt.Sprintf("%s(k, %s)", e.in("StringSlice"), x)}
+		}
+		inner := e.encodeLines(el, x+"[i]")
+		return []string{fmt.Sprintf("if k.Len(len(%s), %s == nil) {\n\tfor i := range %s {\n\t\t%s\n\t}\n}", x, x, x, strings.Join(inner, "\n\t\t"))}
+	case types.Map:
+		if isQuantity(u.Elem) {
+			return []string{fmt.Sprintf("%s(k, %s)", e.in("QuantityMap"), x)}
+		}
+		return []string{fmt.Sprintf("%s(k, %s)", e.in("StringMap"), x)}
+	}
+	// Not reached for the types encodable accepts.
+	e.g.errs = append(e.g.errs, fmt.Errorf("interning: no encoding for %s", t.Name))
+	return nil
+}
