@@ -276,17 +276,22 @@ func (c *Controller[T]) enqueue(keys ...cache.ObjectName) {
 // waits up to the grace period for the reconciles in flight, and returns.
 //
 // It returns an error when a source cannot be registered (its informer has
-// stopped), when the sources do not sync within CacheSyncTimeout (nil when
+// stopped, and ctx has not ended), when the sources do not sync within CacheSyncTimeout (nil when
 // ctx ends first), when reconciles are still running at the end of the grace
 // period, and when called twice. Logs go to ctx's logger.
 func (c *Controller[T]) Run(ctx context.Context) error {
+	logger := klog.FromContext(ctx).WithValues("controller", c.opts.Name)
 	sources, err := c.start()
 	if err != nil {
+		if ctx.Err() != nil && !errors.Is(err, errRunTwice) {
+			// The informers stopped with ctx before a handler was added.
+			logger.Info("Stopped before the sources were registered")
+			return nil
+		}
 		return err
 	}
 	defer c.stopIntake()
 
-	logger := klog.FromContext(ctx).WithValues("controller", c.opts.Name)
 	ctx = klog.NewContext(ctx, logger)
 	if err := c.waitForSync(ctx, sources); err != nil {
 		if ctx.Err() != nil {
@@ -331,7 +336,7 @@ func (c *Controller[T]) start() ([]source, error) {
 	c.mu.Lock()
 	if c.state != configured {
 		c.mu.Unlock()
-		return nil, fmt.Errorf("controller %s: Run called twice", c.opts.Name)
+		return nil, fmt.Errorf("controller %s: %w", c.opts.Name, errRunTwice)
 	}
 	c.state = running
 	q := workqueue.NewTypedRateLimitingQueueWithConfig(c.opts.RateLimiter, workqueue.TypedRateLimitingQueueConfig[cache.ObjectName]{
@@ -365,6 +370,9 @@ func (c *Controller[T]) start() ([]source, error) {
 	c.mu.Unlock()
 	return sources, nil
 }
+
+// errRunTwice is the error of a second Run.
+var errRunTwice = errors.New("Run called twice")
 
 // waitForSync waits for every source's handler to have seen its informer's
 // initial list.

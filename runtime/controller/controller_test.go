@@ -507,6 +507,22 @@ func TestRunFailsWhenASourcesInformerHasStopped(t *testing.T) {
 	}
 }
 
+// Informers that stopped with Run's own context, before Run added its
+// handlers, are a clean stop, not a failure.
+func TestRunStoppedWithItsInformersBeforeRegisteringReturnsNil(t *testing.T) {
+	env := newTestEnv(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	env.configMaps.RunWithContext(ctx) // returns at once, stopped
+	c, err := New(env.primary(), newRecorder(nil), Options{Name: "stopped-with-ctx", SkipNameValidation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Run(ctx); err != nil {
+		t.Errorf("Run with its context ended and its informer stopped = %v, want nil", err)
+	}
+}
+
 // Controller names label the metric series, so two controllers of a process
 // cannot share one; the name stays taken after Run returns, as
 // controller-runtime's do.
