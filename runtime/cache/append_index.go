@@ -27,22 +27,12 @@ type AppendIndexers[T any] map[string]AppendIndexFunc[T]
 // AddAppendIndexers is AddIndexers for append-form index functions. Names
 // share one namespace with every other index of the store.
 func (s *Indexer[T]) AddAppendIndexers(indexers AppendIndexers[T]) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for name, fn := range indexers {
-		if _, ok := s.indexByName[name]; ok {
-			return fmt.Errorf("index %q already exists", name)
-		}
-		if fn == nil {
-			return fmt.Errorf("index %q has no index function", name)
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(indexers)) {
-		ix := newIndex[T](name, nil, "")
-		ix.appendFn = indexers[name]
-		s.addIndexLocked(ix)
-	}
-	return nil
+	return addIndexes(s, indexers, func(fn AppendIndexFunc[T]) bool { return fn == nil },
+		func(name string, fn AppendIndexFunc[T]) *index[T] {
+			ix := newIndex[T](name, nil, "")
+			ix.appendFn = fn
+			return ix
+		})
 }
 
 // AddAppendIndexes is AddIndexes for append-form index functions: it adds

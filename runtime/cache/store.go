@@ -509,18 +509,27 @@ func exactValue(r labels.Requirement) bool {
 // a store that holds objects indexes them under the write lock
 // (docs/clientgo-semantics.md#add-indexers-late).
 func (s *Indexer[T]) AddIndexers(indexers Indexers[T]) error {
+	return addIndexes(s, indexers, func(fn IndexFunc[T]) bool { return fn == nil },
+		func(name string, fn IndexFunc[T]) *index[T] { return newIndex(name, fn, "") })
+}
+
+// addIndexes adds an index built by build for each function of fns, in the
+// order of their names, under the write lock; existing objects are indexed
+// at once. A name already in use or a nil function is an error, and then
+// no index is added.
+func addIndexes[T Object, F any](s *Indexer[T], fns map[string]F, isNil func(F) bool, build func(name string, fn F) *index[T]) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for name, fn := range indexers {
+	for name, fn := range fns {
 		if _, ok := s.indexByName[name]; ok {
 			return fmt.Errorf("index %q already exists", name)
 		}
-		if fn == nil {
+		if isNil(fn) {
 			return fmt.Errorf("index %q has no index function", name)
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(indexers)) {
-		s.addIndexLocked(newIndex(name, indexers[name], ""))
+	for _, name := range slices.Sorted(maps.Keys(fns)) {
+		s.addIndexLocked(build(name, fns[name]))
 	}
 	return nil
 }
