@@ -100,7 +100,9 @@ Each index gives, on the lister and on the namespace lister of a namespaced
 kind, a lookup that returns a slice (` + "`ByColor`" + `) and one that returns an
 iterator (` + "`EachByColor`" + `, which over an informer's store visits the objects
 without building a slice), an index name constant, an index function (label
-indexes are built into the store instead), and the registration of the index
+indexes are built into the store instead) in append form,
+` + "`func(obj *T, dst []string) []string`" + `, which appends the object's values to
+a slice the store reuses from one object to the next, and the registration of the index
 in ` + "`Add<Kind>Indexes`, `<Kind>Indexers`" + ` and the generated informers. The
 iterator lookups call the lister's ` + "`visit`" + ` method, generated once per lister: over
 an informer's typed store it visits the objects without allocating; over

@@ -1,6 +1,9 @@
-// Package indexfunc writes the Go body of a generated index function,
-// func(obj *T) []string, from a checked +index marker. The code it writes is
-// plain Go: no reflection, no error, no allocation beyond the result.
+// Package indexfunc writes the Go body of a generated index function in
+// append form, func(obj *T, dst []string) []string, from a checked +index
+// marker: the body appends the object's values to dst and returns the
+// extended slice. The code it writes is plain Go: no reflection, no error,
+// and no allocation beyond growing dst and the values that have to be built
+// (composite keys, integers, a user function's result).
 package indexfunc
 
 import (
@@ -49,8 +52,9 @@ type Imports struct {
 	Schema    string // alias of SchemaPkg
 }
 
-// Body returns the statements of the index function, whose parameter is
-// called obj.
+// Body returns the statements of the index function, whose parameters are
+// called obj and dst. They append to dst, never read or keep what dst held
+// before, and return the extended slice.
 func Body(s Spec, im Imports) string {
 	switch s.Source {
 	case markers.FromLabel:
@@ -58,40 +62,51 @@ func Body(s Spec, im Imports) string {
 	case markers.FromAnnotation:
 		return mapLookup("obj.Annotations", s.Key)
 	case markers.FromOwner:
-		return fmt.Sprintf("if name, ok := %s.ControllerOf(obj, %s.GroupKind{Group: %s, Kind: %s}); ok {\n\treturn []string{name}\n}\nreturn nil\n",
+		return fmt.Sprintf("if name, ok := %s.ControllerOf(obj, %s.GroupKind{Group: %s, Kind: %s}); ok {\n\treturn append(dst, name)\n}\nreturn dst\n",
 			im.Cache, im.Schema, strconv.Quote(s.Group), strconv.Quote(s.Key))
 	case markers.FromFunc:
-		return fmt.Sprintf("return %s(obj)\n", s.Func)
+		return fmt.Sprintf("return append(dst, %s(obj)...)\n", s.Func)
 	case markers.FromSelectableField:
 		return selectableBody(s.Paths[0], im)
 	}
 	if len(s.Paths) == 1 {
 		if expr, ok := simpleValue(s.Paths[0], im); ok {
-			return "return []string{" + expr + "}\n"
+			return "return append(dst, " + expr + ")\n"
 		}
 		var b strings.Builder
-		b.WriteString("var out []string\n")
 		writePath(&b, s.Paths[0], "obj", im)
-		b.WriteString("return out\n")
+		b.WriteString("return dst\n")
 		return b.String()
 	}
+	return compositeBody(s.Paths, im)
+}
+
+// compositeBody appends the values of every part of a composite key to dst,
+// one part after the other, noting where each part after the first starts,
+// and has fieldpath.AppendCombined replace them with the key's values (what
+// Combine gives for the parts).
+func compositeBody(paths []resolve.Path, im Imports) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "return %s.Combine(\n", im.FieldPath)
-	for _, p := range s.Paths {
+	b.WriteString("start := len(dst)\n")
+	var ends []string
+	for i, p := range paths {
+		if i > 0 {
+			end := fmt.Sprintf("part%d", i+1)
+			fmt.Fprintf(&b, "%s := len(dst)\n", end)
+			ends = append(ends, end)
+		}
 		if expr, ok := simpleValue(p, im); ok {
-			fmt.Fprintf(&b, "[]string{%s},\n", expr)
+			fmt.Fprintf(&b, "dst = append(dst, %s)\n", expr)
 			continue
 		}
-		b.WriteString("func() []string {\nvar out []string\n")
 		writePath(&b, p, "obj", im)
-		b.WriteString("return out\n}(),\n")
 	}
-	b.WriteString(")\n")
+	fmt.Fprintf(&b, "return %s.AppendCombined(dst, start, %s)\n", im.FieldPath, strings.Join(ends, ", "))
 	return b.String()
 }
 
 func mapLookup(field, key string) string {
-	return fmt.Sprintf("if v, ok := %s[%s]; ok {\n\treturn []string{v}\n}\nreturn nil\n", field, strconv.Quote(key))
+	return fmt.Sprintf("if v, ok := %s[%s]; ok {\n\treturn append(dst, v)\n}\nreturn dst\n", field, strconv.Quote(key))
 }
 
 // simpleValue returns the single-value expression of a path that has neither
@@ -108,7 +123,7 @@ func simpleValue(p resolve.Path, im Imports) (string, bool) {
 }
 
 // writePath writes statements that append the values of p, read from base,
-// to out: a nil pointer skips, a list loops, and a leaf that encoding/json
+// to dst: a nil pointer skips, a list loops, and a leaf that encoding/json
 // omits when zero (omitempty, omitzero) skips its zero value.
 func writePath(b *strings.Builder, p resolve.Path, base string, im Imports) {
 	expr := base
@@ -148,12 +163,12 @@ func writePath(b *strings.Builder, p resolve.Path, base string, im Imports) {
 			closers++
 		}
 	}
-	fmt.Fprintf(b, "out = append(out, %s)\n", Format(p.Leaf, expr, im))
+	fmt.Fprintf(b, "dst = append(dst, %s)\n", Format(p.Leaf, expr, im))
 	b.WriteString(strings.Repeat("}\n", closers))
 }
 
 // selectableBody writes the body of the index function of a selectable
-// field: its one value, the one the API server compares field selectors
+// field, which appends exactly one value: the one the API server compares field selectors
 // with, which is "" when the object's JSON has no such field (a nil pointer
 // on the path, or a leaf that encoding/json omits when zero) and otherwise
 // the leaf formatted as Format does. The path has no list (selectable
@@ -166,7 +181,7 @@ func selectableBody(p resolve.Path, im Imports) string {
 		last := i == len(p.Steps)-1
 		switch {
 		case s.Pointer:
-			fmt.Fprintf(&b, "if %s == nil {\nreturn []string{\"\"}\n}\n", expr)
+			fmt.Fprintf(&b, "if %s == nil {\nreturn append(dst, \"\")\n}\n", expr)
 			if last {
 				expr = "*" + expr
 			}
@@ -176,10 +191,10 @@ func selectableBody(p resolve.Path, im Imports) string {
 			if p.Leaf == resolve.Bool {
 				zero = "!" + expr
 			}
-			fmt.Fprintf(&b, "if %s {\nreturn []string{\"\"}\n}\n", zero)
+			fmt.Fprintf(&b, "if %s {\nreturn append(dst, \"\")\n}\n", zero)
 		}
 	}
-	fmt.Fprintf(&b, "return []string{%s}\n", Format(p.Leaf, expr, im))
+	fmt.Fprintf(&b, "return append(dst, %s)\n", Format(p.Leaf, expr, im))
 	return b.String()
 }
 

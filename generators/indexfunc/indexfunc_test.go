@@ -67,7 +67,7 @@ func TestBodiesMatchGoldenAndCompile(t *testing.T) {
 			paths = append(paths, r)
 		}
 		body := Body(Spec{Source: markers.FromField, Paths: paths}, imports)
-		fmt.Fprintf(&src, "// WidgetBy%s indexes by %s.\nfunc WidgetBy%s(obj *api.Widget) []string {\n%s}\n\n", tc.name, tc.key, tc.name, body)
+		fmt.Fprintf(&src, "// WidgetBy%s indexes by %s.\nfunc WidgetBy%s(obj *api.Widget, dst []string) []string {\n%s}\n\n", tc.name, tc.key, tc.name, body)
 	}
 	for _, tc := range []struct {
 		name string
@@ -79,7 +79,7 @@ func TestBodiesMatchGoldenAndCompile(t *testing.T) {
 		{"Node", Spec{Source: markers.FromOwner, Key: "Node"}},
 		{"Zone", Spec{Source: markers.FromFunc, Func: "zoneOf"}},
 	} {
-		fmt.Fprintf(&src, "// PodBy%s indexes pods.\nfunc PodBy%s(obj *corev1.Pod) []string {\n%s}\n\n", tc.name, tc.name, Body(tc.spec, imports))
+		fmt.Fprintf(&src, "// PodBy%s indexes pods.\nfunc PodBy%s(obj *corev1.Pod, dst []string) []string {\n%s}\n\n", tc.name, tc.name, Body(tc.spec, imports))
 	}
 	src.WriteString("func zoneOf(p *corev1.Pod) []string { return []string{strings.ToLower(p.Spec.NodeName)} }\n")
 	got, err := output.FormatGo("indexfuncs.go", src.Bytes())

@@ -132,6 +132,7 @@ var Args = []Arg{
 		Summary: "a function func(*T) []string, checked at generate time",
 		Source:  true,
 		Doc: "Indexes the values a function of yours returns: `func(*T) []string`, where T is the indexed type, checked when generating. " +
+			"The generated index function appends what your function returns to the store's slice (`return append(dst, indexing.ZoneOf(obj)...)`). " +
 			"The lookup's parameter is a string named after the function (`ZoneOf` gives `zone`), or by `param`.",
 		Examples: []string{`+index(name: byZone, func: "example.dev/shop/indexing.ZoneOf")`},
 		check: func(v string) error {

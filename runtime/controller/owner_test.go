@@ -139,7 +139,7 @@ func TestTheGeneratedOwnerIndexAndWatchOwnedAgree(t *testing.T) {
 			if tc.widget != "" {
 				wantValues, wantKeys, wantReconciles = []string{tc.widget}, []cache.ObjectName{key(tc.widget)}, 2
 			}
-			if got := kubelisters.ConfigMapByWidget(tc.cm); !slices.Equal(got, wantValues) {
+			if got := kubelisters.ConfigMapByWidget(tc.cm, nil); !slices.Equal(got, wantValues) {
 				t.Errorf("the generated index function files it under %v, want %v", got, wantValues)
 			}
 			if got := watchOwned(context.Background(), tc.cm); !slices.Equal(got, wantKeys) {

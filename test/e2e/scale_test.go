@@ -462,7 +462,7 @@ func scaleClientGo(client kubernetes.Interface, selector string) scaleInformer {
 				value = kubelisters.PodByPhaseNode(&corev1.Pod{
 					Spec:   corev1.PodSpec{NodeName: values[1]},
 					Status: corev1.PodStatus{Phase: corev1.PodPhase(values[0])},
-				})[0]
+				}, nil)[0]
 			}
 			objs, err := inf.GetIndexer().ByIndex(name, value)
 			if err != nil {

@@ -14,222 +14,201 @@ import (
 )
 
 // WidgetByColor indexes by spec.color.
-func WidgetByColor(obj *api.Widget) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Color)}
+func WidgetByColor(obj *api.Widget, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Color))
 }
 
 // WidgetBySize indexes by spec.size.
-func WidgetBySize(obj *api.Widget) []string {
-	return []string{fieldpath.FormatInt(obj.Spec.Size)}
+func WidgetBySize(obj *api.Widget, dst []string) []string {
+	return append(dst, fieldpath.FormatInt(obj.Spec.Size))
 }
 
 // WidgetByCount indexes by spec.count.
-func WidgetByCount(obj *api.Widget) []string {
-	return []string{fieldpath.FormatInt(obj.Spec.Count)}
+func WidgetByCount(obj *api.Widget, dst []string) []string {
+	return append(dst, fieldpath.FormatInt(obj.Spec.Count))
 }
 
 // WidgetByEnabled indexes by spec.enabled.
-func WidgetByEnabled(obj *api.Widget) []string {
-	return []string{fieldpath.FormatBool(obj.Spec.Enabled)}
+func WidgetByEnabled(obj *api.Widget, dst []string) []string {
+	return append(dst, fieldpath.FormatBool(obj.Spec.Enabled))
 }
 
 // WidgetByNickname indexes by spec.nickname.
-func WidgetByNickname(obj *api.Widget) []string {
-	var out []string
+func WidgetByNickname(obj *api.Widget, dst []string) []string {
 	if obj.Spec.Nickname != nil {
-		out = append(out, fieldpath.FormatString(*obj.Spec.Nickname))
+		dst = append(dst, fieldpath.FormatString(*obj.Spec.Nickname))
 	}
-	return out
+	return dst
 }
 
 // WidgetByZone indexes by spec.zone.
-func WidgetByZone(obj *api.Widget) []string {
-	var out []string
+func WidgetByZone(obj *api.Widget, dst []string) []string {
 	if obj.Spec.Extra != nil {
-		out = append(out, fieldpath.FormatString(obj.Spec.Extra.Zone))
+		dst = append(dst, fieldpath.FormatString(obj.Spec.Extra.Zone))
 	}
-	return out
+	return dst
 }
 
 // WidgetByPhase indexes by status.phase.
-func WidgetByPhase(obj *api.Widget) []string {
-	var out []string
+func WidgetByPhase(obj *api.Widget, dst []string) []string {
 	if obj.Status != nil {
-		out = append(out, fieldpath.FormatString(obj.Status.Phase))
+		dst = append(dst, fieldpath.FormatString(obj.Status.Phase))
 	}
-	return out
+	return dst
 }
 
 // WidgetByTags indexes by spec.tags[*].
-func WidgetByTags(obj *api.Widget) []string {
-	var out []string
+func WidgetByTags(obj *api.Widget, dst []string) []string {
 	for _, e1 := range obj.Spec.Tags {
-		out = append(out, fieldpath.FormatString(e1))
+		dst = append(dst, fieldpath.FormatString(e1))
 	}
-	return out
+	return dst
 }
 
 // WidgetByImage indexes by spec.containers[*].image.
-func WidgetByImage(obj *api.Widget) []string {
-	var out []string
+func WidgetByImage(obj *api.Widget, dst []string) []string {
 	for i1 := range obj.Spec.Containers {
 		e1 := &obj.Spec.Containers[i1]
-		out = append(out, fieldpath.FormatString(e1.Image))
+		dst = append(dst, fieldpath.FormatString(e1.Image))
 	}
-	return out
+	return dst
 }
 
 // WidgetBySidecarImage indexes by spec.sidecars[*].image.
-func WidgetBySidecarImage(obj *api.Widget) []string {
-	var out []string
+func WidgetBySidecarImage(obj *api.Widget, dst []string) []string {
 	for _, e1 := range obj.Spec.Sidecars {
 		if e1 == nil {
 			continue
 		}
-		out = append(out, fieldpath.FormatString(e1.Image))
+		dst = append(dst, fieldpath.FormatString(e1.Image))
 	}
-	return out
+	return dst
 }
 
 // WidgetByPortName indexes by spec.containers[*].ports[*].name.
-func WidgetByPortName(obj *api.Widget) []string {
-	var out []string
+func WidgetByPortName(obj *api.Widget, dst []string) []string {
 	for i1 := range obj.Spec.Containers {
 		e1 := &obj.Spec.Containers[i1]
 		for i2 := range e1.Ports {
 			e2 := &e1.Ports[i2]
-			out = append(out, fieldpath.FormatString(e2.Name))
+			dst = append(dst, fieldpath.FormatString(e2.Name))
 		}
 	}
-	return out
+	return dst
 }
 
 // WidgetByPhaseColor indexes by status.phase,spec.color.
-func WidgetByPhaseColor(obj *api.Widget) []string {
-	return fieldpath.Combine(
-		func() []string {
-			var out []string
-			if obj.Status != nil {
-				out = append(out, fieldpath.FormatString(obj.Status.Phase))
-			}
-			return out
-		}(),
-		[]string{fieldpath.FormatString(obj.Spec.Color)},
-	)
+func WidgetByPhaseColor(obj *api.Widget, dst []string) []string {
+	start := len(dst)
+	if obj.Status != nil {
+		dst = append(dst, fieldpath.FormatString(obj.Status.Phase))
+	}
+	part2 := len(dst)
+	dst = append(dst, fieldpath.FormatString(obj.Spec.Color))
+	return fieldpath.AppendCombined(dst, start, part2)
 }
 
 // WidgetByColorImage indexes by spec.color,spec.containers[*].image.
-func WidgetByColorImage(obj *api.Widget) []string {
-	return fieldpath.Combine(
-		[]string{fieldpath.FormatString(obj.Spec.Color)},
-		func() []string {
-			var out []string
-			for i1 := range obj.Spec.Containers {
-				e1 := &obj.Spec.Containers[i1]
-				out = append(out, fieldpath.FormatString(e1.Image))
-			}
-			return out
-		}(),
-	)
+func WidgetByColorImage(obj *api.Widget, dst []string) []string {
+	start := len(dst)
+	dst = append(dst, fieldpath.FormatString(obj.Spec.Color))
+	part2 := len(dst)
+	for i1 := range obj.Spec.Containers {
+		e1 := &obj.Spec.Containers[i1]
+		dst = append(dst, fieldpath.FormatString(e1.Image))
+	}
+	return fieldpath.AppendCombined(dst, start, part2)
 }
 
 // WidgetByRank indexes by spec.rank.
-func WidgetByRank(obj *api.Widget) []string {
-	var out []string
+func WidgetByRank(obj *api.Widget, dst []string) []string {
 	if obj.Spec.Rank != 0 {
-		out = append(out, fieldpath.FormatInt(obj.Spec.Rank))
+		dst = append(dst, fieldpath.FormatInt(obj.Spec.Rank))
 	}
-	return out
+	return dst
 }
 
 // WidgetByLabel indexes by spec.label.
-func WidgetByLabel(obj *api.Widget) []string {
-	var out []string
+func WidgetByLabel(obj *api.Widget, dst []string) []string {
 	if obj.Spec.Label != "" {
-		out = append(out, fieldpath.FormatString(obj.Spec.Label))
+		dst = append(dst, fieldpath.FormatString(obj.Spec.Label))
 	}
-	return out
+	return dst
 }
 
 // WidgetByActive indexes by spec.active.
-func WidgetByActive(obj *api.Widget) []string {
-	var out []string
+func WidgetByActive(obj *api.Widget, dst []string) []string {
 	if obj.Spec.Active {
-		out = append(out, fieldpath.FormatBool(obj.Spec.Active))
+		dst = append(dst, fieldpath.FormatBool(obj.Spec.Active))
 	}
-	return out
+	return dst
 }
 
 // WidgetByImageTag indexes by spec.containers[*].tag.
-func WidgetByImageTag(obj *api.Widget) []string {
-	var out []string
+func WidgetByImageTag(obj *api.Widget, dst []string) []string {
 	for i1 := range obj.Spec.Containers {
 		e1 := &obj.Spec.Containers[i1]
 		if e1.Tag != "" {
-			out = append(out, fieldpath.FormatString(e1.Tag))
+			dst = append(dst, fieldpath.FormatString(e1.Tag))
 		}
 	}
-	return out
+	return dst
 }
 
 // WidgetByBoxCode indexes by spec.box.code.
-func WidgetByBoxCode(obj *api.Widget) []string {
-	var out []string
+func WidgetByBoxCode(obj *api.Widget, dst []string) []string {
 	if obj.Spec.Box.Code != "" {
-		out = append(out, fieldpath.FormatString(obj.Spec.Box.Code))
+		dst = append(dst, fieldpath.FormatString(obj.Spec.Box.Code))
 	}
-	return out
+	return dst
 }
 
 // WidgetByColorRank indexes by spec.color,spec.rank.
-func WidgetByColorRank(obj *api.Widget) []string {
-	return fieldpath.Combine(
-		[]string{fieldpath.FormatString(obj.Spec.Color)},
-		func() []string {
-			var out []string
-			if obj.Spec.Rank != 0 {
-				out = append(out, fieldpath.FormatInt(obj.Spec.Rank))
-			}
-			return out
-		}(),
-	)
+func WidgetByColorRank(obj *api.Widget, dst []string) []string {
+	start := len(dst)
+	dst = append(dst, fieldpath.FormatString(obj.Spec.Color))
+	part2 := len(dst)
+	if obj.Spec.Rank != 0 {
+		dst = append(dst, fieldpath.FormatInt(obj.Spec.Rank))
+	}
+	return fieldpath.AppendCombined(dst, start, part2)
 }
 
 // PodByApp indexes pods.
-func PodByApp(obj *corev1.Pod) []string {
+func PodByApp(obj *corev1.Pod, dst []string) []string {
 	if v, ok := obj.Labels["app"]; ok {
-		return []string{v}
+		return append(dst, v)
 	}
-	return nil
+	return dst
 }
 
 // PodByOwner indexes pods.
-func PodByOwner(obj *corev1.Pod) []string {
+func PodByOwner(obj *corev1.Pod, dst []string) []string {
 	if v, ok := obj.Annotations["example.dev/owner"]; ok {
-		return []string{v}
+		return append(dst, v)
 	}
-	return nil
+	return dst
 }
 
 // PodByReplicaSet indexes pods.
-func PodByReplicaSet(obj *corev1.Pod) []string {
+func PodByReplicaSet(obj *corev1.Pod, dst []string) []string {
 	if name, ok := cache.ControllerOf(obj, schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}); ok {
-		return []string{name}
+		return append(dst, name)
 	}
-	return nil
+	return dst
 }
 
 // PodByNode indexes pods.
-func PodByNode(obj *corev1.Pod) []string {
+func PodByNode(obj *corev1.Pod, dst []string) []string {
 	if name, ok := cache.ControllerOf(obj, schema.GroupKind{Group: "", Kind: "Node"}); ok {
-		return []string{name}
+		return append(dst, name)
 	}
-	return nil
+	return dst
 }
 
 // PodByZone indexes pods.
-func PodByZone(obj *corev1.Pod) []string {
-	return zoneOf(obj)
+func PodByZone(obj *corev1.Pod, dst []string) []string {
+	return append(dst, zoneOf(obj)...)
 }
 
 func zoneOf(p *corev1.Pod) []string { return []string{strings.ToLower(p.Spec.NodeName)} }

@@ -75,13 +75,15 @@ const (
 	DepotByRegionIndex = "byRegion"
 )
 
-// DepotByRegion returns the values under which a Depot is indexed by spec.region.
-func DepotByRegion(obj *fleetv1.Depot) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Region)}
+// DepotByRegion appends to dst the values under which a Depot is indexed by spec.region.
+// It returns the extended slice, as append does; dst is the caller's, and
+// DepotByRegion keeps neither it nor the result.
+func DepotByRegion(obj *fleetv1.Depot, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Region))
 }
 
 // depotIndexFuncs are the index functions of Depot, by index name.
-var depotIndexFuncs = runtimecache.Indexers[*fleetv1.Depot]{
+var depotIndexFuncs = runtimecache.AppendIndexers[*fleetv1.Depot]{
 	DepotByRegionIndex: DepotByRegion,
 }
 
@@ -89,11 +91,11 @@ var depotIndexFuncs = runtimecache.Indexers[*fleetv1.Depot]{
 // Depots; the lookups of DepotLister need them, and the generated
 // informers add them.
 func AddDepotIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, depotIndexFuncs, nil)
+	return runtimecache.AddAppendIndexes(indexer, depotIndexFuncs, nil)
 }
 
 // DepotIndexers returns every index of Depot as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func DepotIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(depotIndexFuncs, nil)
+	return runtimecache.AppendToIndexers(depotIndexFuncs, nil)
 }

@@ -308,68 +308,70 @@ const (
 	VehicleByCapacityIndex = "byCapacity"
 )
 
-// VehicleByDepot returns the values under which a Vehicle is indexed by the name of their controlling Depot (fleet.example.dev).
-func VehicleByDepot(obj *fleetv1.Vehicle) []string {
+// VehicleByDepot appends to dst the values under which a Vehicle is indexed by the name of their controlling Depot (fleet.example.dev).
+// It returns the extended slice, as append does; dst is the caller's, and
+// VehicleByDepot keeps neither it nor the result.
+func VehicleByDepot(obj *fleetv1.Vehicle, dst []string) []string {
 	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "fleet.example.dev", Kind: "Depot"}); ok {
-		return []string{name}
+		return append(dst, name)
 	}
-	return nil
+	return dst
 }
 
-// VehicleByNode returns the values under which a Vehicle is indexed by status.nodeName.
-func VehicleByNode(obj *fleetv1.Vehicle) []string {
-	var out []string
+// VehicleByNode appends to dst the values under which a Vehicle is indexed by status.nodeName.
+// It returns the extended slice, as append does; dst is the caller's, and
+// VehicleByNode keeps neither it nor the result.
+func VehicleByNode(obj *fleetv1.Vehicle, dst []string) []string {
 	if obj.Status.NodeName != "" {
-		out = append(out, fieldpath.FormatString(obj.Status.NodeName))
+		dst = append(dst, fieldpath.FormatString(obj.Status.NodeName))
 	}
-	return out
+	return dst
 }
 
-// VehicleByPhaseNode returns the values under which a Vehicle is indexed by status.phase,status.nodeName.
-func VehicleByPhaseNode(obj *fleetv1.Vehicle) []string {
-	return fieldpath.Combine(
-		func() []string {
-			var out []string
-			if obj.Status.Phase != "" {
-				out = append(out, fieldpath.FormatString(obj.Status.Phase))
-			}
-			return out
-		}(),
-		func() []string {
-			var out []string
-			if obj.Status.NodeName != "" {
-				out = append(out, fieldpath.FormatString(obj.Status.NodeName))
-			}
-			return out
-		}(),
-	)
+// VehicleByPhaseNode appends to dst the values under which a Vehicle is indexed by status.phase,status.nodeName.
+// It returns the extended slice, as append does; dst is the caller's, and
+// VehicleByPhaseNode keeps neither it nor the result.
+func VehicleByPhaseNode(obj *fleetv1.Vehicle, dst []string) []string {
+	start := len(dst)
+	if obj.Status.Phase != "" {
+		dst = append(dst, fieldpath.FormatString(obj.Status.Phase))
+	}
+	part2 := len(dst)
+	if obj.Status.NodeName != "" {
+		dst = append(dst, fieldpath.FormatString(obj.Status.NodeName))
+	}
+	return fieldpath.AppendCombined(dst, start, part2)
 }
 
-// VehicleByAutonomous returns the values under which a Vehicle is indexed by spec.autonomous.
-func VehicleByAutonomous(obj *fleetv1.Vehicle) []string {
-	return []string{fieldpath.FormatBool(obj.Spec.Autonomous)}
+// VehicleByAutonomous appends to dst the values under which a Vehicle is indexed by spec.autonomous.
+// It returns the extended slice, as append does; dst is the caller's, and
+// VehicleByAutonomous keeps neither it nor the result.
+func VehicleByAutonomous(obj *fleetv1.Vehicle, dst []string) []string {
+	return append(dst, fieldpath.FormatBool(obj.Spec.Autonomous))
 }
 
-// VehicleByDriver returns the values under which a Vehicle is indexed by spec.driver.name.
-func VehicleByDriver(obj *fleetv1.Vehicle) []string {
-	var out []string
+// VehicleByDriver appends to dst the values under which a Vehicle is indexed by spec.driver.name.
+// It returns the extended slice, as append does; dst is the caller's, and
+// VehicleByDriver keeps neither it nor the result.
+func VehicleByDriver(obj *fleetv1.Vehicle, dst []string) []string {
 	if obj.Spec.Driver != nil {
-		out = append(out, fieldpath.FormatString(obj.Spec.Driver.Name))
+		dst = append(dst, fieldpath.FormatString(obj.Spec.Driver.Name))
 	}
-	return out
+	return dst
 }
 
-// VehicleByCapacity returns the values under which a Vehicle is indexed by spec.capacity.
-func VehicleByCapacity(obj *fleetv1.Vehicle) []string {
-	var out []string
+// VehicleByCapacity appends to dst the values under which a Vehicle is indexed by spec.capacity.
+// It returns the extended slice, as append does; dst is the caller's, and
+// VehicleByCapacity keeps neither it nor the result.
+func VehicleByCapacity(obj *fleetv1.Vehicle, dst []string) []string {
 	if obj.Spec.Capacity != 0 {
-		out = append(out, fieldpath.FormatInt(obj.Spec.Capacity))
+		dst = append(dst, fieldpath.FormatInt(obj.Spec.Capacity))
 	}
-	return out
+	return dst
 }
 
 // vehicleIndexFuncs are the index functions of Vehicle, by index name.
-var vehicleIndexFuncs = runtimecache.Indexers[*fleetv1.Vehicle]{
+var vehicleIndexFuncs = runtimecache.AppendIndexers[*fleetv1.Vehicle]{
 	VehicleByDepotIndex:      VehicleByDepot,
 	VehicleByNodeIndex:       VehicleByNode,
 	VehicleByPhaseNodeIndex:  VehicleByPhaseNode,
@@ -388,11 +390,11 @@ var vehicleLabelIndexes = map[string]string{
 // Vehicles; the lookups of VehicleLister need them, and the generated
 // informers add them.
 func AddVehicleIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, vehicleIndexFuncs, vehicleLabelIndexes)
+	return runtimecache.AddAppendIndexes(indexer, vehicleIndexFuncs, vehicleLabelIndexes)
 }
 
 // VehicleIndexers returns every index of Vehicle as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func VehicleIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(vehicleIndexFuncs, vehicleLabelIndexes)
+	return runtimecache.AppendToIndexers(vehicleIndexFuncs, vehicleLabelIndexes)
 }

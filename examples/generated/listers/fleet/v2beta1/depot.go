@@ -75,17 +75,18 @@ const (
 	DepotByRegionIndex = "byRegion"
 )
 
-// DepotByRegion returns the values under which a Depot is indexed by spec.location.region.
-func DepotByRegion(obj *fleetv2beta1.Depot) []string {
-	var out []string
+// DepotByRegion appends to dst the values under which a Depot is indexed by spec.location.region.
+// It returns the extended slice, as append does; dst is the caller's, and
+// DepotByRegion keeps neither it nor the result.
+func DepotByRegion(obj *fleetv2beta1.Depot, dst []string) []string {
 	if obj.Spec.Location != nil {
-		out = append(out, fieldpath.FormatString(obj.Spec.Location.Region))
+		dst = append(dst, fieldpath.FormatString(obj.Spec.Location.Region))
 	}
-	return out
+	return dst
 }
 
 // depotIndexFuncs are the index functions of Depot, by index name.
-var depotIndexFuncs = runtimecache.Indexers[*fleetv2beta1.Depot]{
+var depotIndexFuncs = runtimecache.AppendIndexers[*fleetv2beta1.Depot]{
 	DepotByRegionIndex: DepotByRegion,
 }
 
@@ -93,11 +94,11 @@ var depotIndexFuncs = runtimecache.Indexers[*fleetv2beta1.Depot]{
 // Depots; the lookups of DepotLister need them, and the generated
 // informers add them.
 func AddDepotIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, depotIndexFuncs, nil)
+	return runtimecache.AddAppendIndexes(indexer, depotIndexFuncs, nil)
 }
 
 // DepotIndexers returns every index of Depot as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func DepotIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(depotIndexFuncs, nil)
+	return runtimecache.AppendToIndexers(depotIndexFuncs, nil)
 }

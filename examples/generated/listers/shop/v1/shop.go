@@ -91,13 +91,15 @@ const (
 	ShopByTierIndex = "byTier"
 )
 
-// ShopByRegion returns the values under which a Shop is indexed by spec.region.
-func ShopByRegion(obj *shopv1.Shop) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Region)}
+// ShopByRegion appends to dst the values under which a Shop is indexed by spec.region.
+// It returns the extended slice, as append does; dst is the caller's, and
+// ShopByRegion keeps neither it nor the result.
+func ShopByRegion(obj *shopv1.Shop, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Region))
 }
 
 // shopIndexFuncs are the index functions of Shop, by index name.
-var shopIndexFuncs = runtimecache.Indexers[*shopv1.Shop]{
+var shopIndexFuncs = runtimecache.AppendIndexers[*shopv1.Shop]{
 	ShopByRegionIndex: ShopByRegion,
 }
 
@@ -111,11 +113,11 @@ var shopLabelIndexes = map[string]string{
 // Shops; the lookups of ShopLister need them, and the generated
 // informers add them.
 func AddShopIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, shopIndexFuncs, shopLabelIndexes)
+	return runtimecache.AddAppendIndexes(indexer, shopIndexFuncs, shopLabelIndexes)
 }
 
 // ShopIndexers returns every index of Shop as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func ShopIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(shopIndexFuncs, shopLabelIndexes)
+	return runtimecache.AppendToIndexers(shopIndexFuncs, shopLabelIndexes)
 }

@@ -525,116 +525,133 @@ const (
 	WidgetBySizeFieldIndex = "bySizeField"
 )
 
-// WidgetByColor returns the values under which a Widget is indexed by spec.color.
-func WidgetByColor(obj *shopv1.Widget) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Color)}
+// WidgetByColor appends to dst the values under which a Widget is indexed by spec.color.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByColor keeps neither it nor the result.
+func WidgetByColor(obj *shopv1.Widget, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Color))
 }
 
-// WidgetByImage returns the values under which a Widget is indexed by spec.containers[*].image.
-func WidgetByImage(obj *shopv1.Widget) []string {
-	var out []string
+// WidgetByImage appends to dst the values under which a Widget is indexed by spec.containers[*].image.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByImage keeps neither it nor the result.
+func WidgetByImage(obj *shopv1.Widget, dst []string) []string {
 	for i1 := range obj.Spec.Containers {
 		e1 := &obj.Spec.Containers[i1]
-		out = append(out, fieldpath.FormatString(e1.Image))
+		dst = append(dst, fieldpath.FormatString(e1.Image))
 	}
-	return out
+	return dst
 }
 
-// WidgetByShop returns the values under which a Widget is indexed by the name of their controlling Shop (shop.example.dev).
-func WidgetByShop(obj *shopv1.Widget) []string {
+// WidgetByShop appends to dst the values under which a Widget is indexed by the name of their controlling Shop (shop.example.dev).
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByShop keeps neither it nor the result.
+func WidgetByShop(obj *shopv1.Widget, dst []string) []string {
 	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "shop.example.dev", Kind: "Shop"}); ok {
-		return []string{name}
+		return append(dst, name)
 	}
-	return nil
+	return dst
 }
 
-// WidgetByPhaseColor returns the values under which a Widget is indexed by status.phase,spec.color.
-func WidgetByPhaseColor(obj *shopv1.Widget) []string {
-	return fieldpath.Combine(
-		func() []string {
-			var out []string
-			if obj.Status.Phase != "" {
-				out = append(out, fieldpath.FormatString(obj.Status.Phase))
-			}
-			return out
-		}(),
-		[]string{fieldpath.FormatString(obj.Spec.Color)},
-	)
+// WidgetByPhaseColor appends to dst the values under which a Widget is indexed by status.phase,spec.color.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByPhaseColor keeps neither it nor the result.
+func WidgetByPhaseColor(obj *shopv1.Widget, dst []string) []string {
+	start := len(dst)
+	if obj.Status.Phase != "" {
+		dst = append(dst, fieldpath.FormatString(obj.Status.Phase))
+	}
+	part2 := len(dst)
+	dst = append(dst, fieldpath.FormatString(obj.Spec.Color))
+	return fieldpath.AppendCombined(dst, start, part2)
 }
 
-// WidgetByZone returns the values under which a Widget is indexed by github.com/informer-gen-plus/informer-gen-plus/examples/indexing.ZoneOf.
-func WidgetByZone(obj *shopv1.Widget) []string {
-	return indexing.ZoneOf(obj)
+// WidgetByZone appends to dst the values under which a Widget is indexed by github.com/informer-gen-plus/informer-gen-plus/examples/indexing.ZoneOf.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByZone keeps neither it nor the result.
+func WidgetByZone(obj *shopv1.Widget, dst []string) []string {
+	return append(dst, indexing.ZoneOf(obj)...)
 }
 
-// WidgetByOwnerTeam returns the values under which a Widget is indexed by the value of their annotation shop.example.dev/owner-team.
-func WidgetByOwnerTeam(obj *shopv1.Widget) []string {
+// WidgetByOwnerTeam appends to dst the values under which a Widget is indexed by the value of their annotation shop.example.dev/owner-team.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByOwnerTeam keeps neither it nor the result.
+func WidgetByOwnerTeam(obj *shopv1.Widget, dst []string) []string {
 	if v, ok := obj.Annotations["shop.example.dev/owner-team"]; ok {
-		return []string{v}
+		return append(dst, v)
 	}
-	return nil
+	return dst
 }
 
-// WidgetBySKU returns the values under which a Widget is indexed by spec.sku.
-func WidgetBySKU(obj *shopv1.Widget) []string {
-	var out []string
+// WidgetBySKU appends to dst the values under which a Widget is indexed by spec.sku.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetBySKU keeps neither it nor the result.
+func WidgetBySKU(obj *shopv1.Widget, dst []string) []string {
 	if obj.Spec.WidgetIdentity.SKU != "" {
-		out = append(out, fieldpath.FormatString(obj.Spec.WidgetIdentity.SKU))
+		dst = append(dst, fieldpath.FormatString(obj.Spec.WidgetIdentity.SKU))
 	}
-	return out
+	return dst
 }
 
-// WidgetByNickname returns the values under which a Widget is indexed by spec.nickname.
-func WidgetByNickname(obj *shopv1.Widget) []string {
-	var out []string
+// WidgetByNickname appends to dst the values under which a Widget is indexed by spec.nickname.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByNickname keeps neither it nor the result.
+func WidgetByNickname(obj *shopv1.Widget, dst []string) []string {
 	if obj.Spec.Nickname != nil {
-		out = append(out, fieldpath.FormatString(*obj.Spec.Nickname))
+		dst = append(dst, fieldpath.FormatString(*obj.Spec.Nickname))
 	}
-	return out
+	return dst
 }
 
-// WidgetByPlacementZone returns the values under which a Widget is indexed by spec.placement.zone.
-func WidgetByPlacementZone(obj *shopv1.Widget) []string {
-	var out []string
+// WidgetByPlacementZone appends to dst the values under which a Widget is indexed by spec.placement.zone.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByPlacementZone keeps neither it nor the result.
+func WidgetByPlacementZone(obj *shopv1.Widget, dst []string) []string {
 	if obj.Spec.Placement != nil {
-		out = append(out, fieldpath.FormatString(obj.Spec.Placement.Zone))
+		dst = append(dst, fieldpath.FormatString(obj.Spec.Placement.Zone))
 	}
-	return out
+	return dst
 }
 
-// WidgetByConfigRef returns the values under which a Widget is indexed by spec.configRef.
-func WidgetByConfigRef(obj *shopv1.Widget) []string {
-	var out []string
+// WidgetByConfigRef appends to dst the values under which a Widget is indexed by spec.configRef.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByConfigRef keeps neither it nor the result.
+func WidgetByConfigRef(obj *shopv1.Widget, dst []string) []string {
 	if obj.Spec.ConfigRef != "" {
-		out = append(out, fieldpath.FormatString(obj.Spec.ConfigRef))
+		dst = append(dst, fieldpath.FormatString(obj.Spec.ConfigRef))
 	}
-	return out
+	return dst
 }
 
-// WidgetBySize returns the values under which a Widget is indexed by spec.size.
-func WidgetBySize(obj *shopv1.Widget) []string {
-	var out []string
+// WidgetBySize appends to dst the values under which a Widget is indexed by spec.size.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetBySize keeps neither it nor the result.
+func WidgetBySize(obj *shopv1.Widget, dst []string) []string {
 	if obj.Spec.Size != 0 {
-		out = append(out, fieldpath.FormatInt(obj.Spec.Size))
+		dst = append(dst, fieldpath.FormatInt(obj.Spec.Size))
 	}
-	return out
+	return dst
 }
 
-// WidgetByColorField returns the values under which a Widget is indexed by their selectable field spec.color, as the API server's field selectors compare it.
-func WidgetByColorField(obj *shopv1.Widget) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Color)}
+// WidgetByColorField appends to dst the values under which a Widget is indexed by their selectable field spec.color, as the API server's field selectors compare it.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByColorField keeps neither it nor the result.
+func WidgetByColorField(obj *shopv1.Widget, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Color))
 }
 
-// WidgetBySizeField returns the values under which a Widget is indexed by their selectable field spec.size, as the API server's field selectors compare it.
-func WidgetBySizeField(obj *shopv1.Widget) []string {
+// WidgetBySizeField appends to dst the values under which a Widget is indexed by their selectable field spec.size, as the API server's field selectors compare it.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetBySizeField keeps neither it nor the result.
+func WidgetBySizeField(obj *shopv1.Widget, dst []string) []string {
 	if obj.Spec.Size == 0 {
-		return []string{""}
+		return append(dst, "")
 	}
-	return []string{fieldpath.FormatInt(obj.Spec.Size)}
+	return append(dst, fieldpath.FormatInt(obj.Spec.Size))
 }
 
 // widgetIndexFuncs are the index functions of Widget, by index name.
-var widgetIndexFuncs = runtimecache.Indexers[*shopv1.Widget]{
+var widgetIndexFuncs = runtimecache.AppendIndexers[*shopv1.Widget]{
 	WidgetByColorIndex:         WidgetByColor,
 	WidgetByImageIndex:         WidgetByImage,
 	WidgetByShopIndex:          WidgetByShop,
@@ -660,11 +677,11 @@ var widgetLabelIndexes = map[string]string{
 // Widgets; the lookups of WidgetLister need them, and the generated
 // informers add them.
 func AddWidgetIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, widgetIndexFuncs, widgetLabelIndexes)
+	return runtimecache.AddAppendIndexes(indexer, widgetIndexFuncs, widgetLabelIndexes)
 }
 
 // WidgetIndexers returns every index of Widget as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func WidgetIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(widgetIndexFuncs, widgetLabelIndexes)
+	return runtimecache.AppendToIndexers(widgetIndexFuncs, widgetLabelIndexes)
 }

@@ -75,13 +75,15 @@ const (
 	ShopByRegionIndex = "byRegion"
 )
 
-// ShopByRegion returns the values under which a Shop is indexed by spec.region.
-func ShopByRegion(obj *shopv1alpha1.Shop) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Region)}
+// ShopByRegion appends to dst the values under which a Shop is indexed by spec.region.
+// It returns the extended slice, as append does; dst is the caller's, and
+// ShopByRegion keeps neither it nor the result.
+func ShopByRegion(obj *shopv1alpha1.Shop, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Region))
 }
 
 // shopIndexFuncs are the index functions of Shop, by index name.
-var shopIndexFuncs = runtimecache.Indexers[*shopv1alpha1.Shop]{
+var shopIndexFuncs = runtimecache.AppendIndexers[*shopv1alpha1.Shop]{
 	ShopByRegionIndex: ShopByRegion,
 }
 
@@ -89,11 +91,11 @@ var shopIndexFuncs = runtimecache.Indexers[*shopv1alpha1.Shop]{
 // Shops; the lookups of ShopLister need them, and the generated
 // informers add them.
 func AddShopIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, shopIndexFuncs, nil)
+	return runtimecache.AddAppendIndexes(indexer, shopIndexFuncs, nil)
 }
 
 // ShopIndexers returns every index of Shop as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func ShopIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(shopIndexFuncs, nil)
+	return runtimecache.AppendToIndexers(shopIndexFuncs, nil)
 }

@@ -238,45 +238,49 @@ const (
 	WidgetByPhaseColorIndex = "byPhaseColor"
 )
 
-// WidgetByColor returns the values under which a Widget is indexed by spec.color.
-func WidgetByColor(obj *shopv1alpha1.Widget) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Color)}
+// WidgetByColor appends to dst the values under which a Widget is indexed by spec.color.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByColor keeps neither it nor the result.
+func WidgetByColor(obj *shopv1alpha1.Widget, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Color))
 }
 
-// WidgetByImage returns the values under which a Widget is indexed by spec.containers[*].image.
-func WidgetByImage(obj *shopv1alpha1.Widget) []string {
-	var out []string
+// WidgetByImage appends to dst the values under which a Widget is indexed by spec.containers[*].image.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByImage keeps neither it nor the result.
+func WidgetByImage(obj *shopv1alpha1.Widget, dst []string) []string {
 	for i1 := range obj.Spec.Containers {
 		e1 := &obj.Spec.Containers[i1]
-		out = append(out, fieldpath.FormatString(e1.Image))
+		dst = append(dst, fieldpath.FormatString(e1.Image))
 	}
-	return out
+	return dst
 }
 
-// WidgetByShop returns the values under which a Widget is indexed by the name of their controlling Shop (shop.example.dev).
-func WidgetByShop(obj *shopv1alpha1.Widget) []string {
+// WidgetByShop appends to dst the values under which a Widget is indexed by the name of their controlling Shop (shop.example.dev).
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByShop keeps neither it nor the result.
+func WidgetByShop(obj *shopv1alpha1.Widget, dst []string) []string {
 	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "shop.example.dev", Kind: "Shop"}); ok {
-		return []string{name}
+		return append(dst, name)
 	}
-	return nil
+	return dst
 }
 
-// WidgetByPhaseColor returns the values under which a Widget is indexed by status.phase,spec.color.
-func WidgetByPhaseColor(obj *shopv1alpha1.Widget) []string {
-	return fieldpath.Combine(
-		func() []string {
-			var out []string
-			if obj.Status.Phase != "" {
-				out = append(out, fieldpath.FormatString(obj.Status.Phase))
-			}
-			return out
-		}(),
-		[]string{fieldpath.FormatString(obj.Spec.Color)},
-	)
+// WidgetByPhaseColor appends to dst the values under which a Widget is indexed by status.phase,spec.color.
+// It returns the extended slice, as append does; dst is the caller's, and
+// WidgetByPhaseColor keeps neither it nor the result.
+func WidgetByPhaseColor(obj *shopv1alpha1.Widget, dst []string) []string {
+	start := len(dst)
+	if obj.Status.Phase != "" {
+		dst = append(dst, fieldpath.FormatString(obj.Status.Phase))
+	}
+	part2 := len(dst)
+	dst = append(dst, fieldpath.FormatString(obj.Spec.Color))
+	return fieldpath.AppendCombined(dst, start, part2)
 }
 
 // widgetIndexFuncs are the index functions of Widget, by index name.
-var widgetIndexFuncs = runtimecache.Indexers[*shopv1alpha1.Widget]{
+var widgetIndexFuncs = runtimecache.AppendIndexers[*shopv1alpha1.Widget]{
 	WidgetByColorIndex:      WidgetByColor,
 	WidgetByImageIndex:      WidgetByImage,
 	WidgetByShopIndex:       WidgetByShop,
@@ -293,11 +297,11 @@ var widgetLabelIndexes = map[string]string{
 // Widgets; the lookups of WidgetLister need them, and the generated
 // informers add them.
 func AddWidgetIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, widgetIndexFuncs, widgetLabelIndexes)
+	return runtimecache.AddAppendIndexes(indexer, widgetIndexFuncs, widgetLabelIndexes)
 }
 
 // WidgetIndexers returns every index of Widget as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func WidgetIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(widgetIndexFuncs, widgetLabelIndexes)
+	return runtimecache.AppendToIndexers(widgetIndexFuncs, widgetLabelIndexes)
 }

@@ -120,11 +120,11 @@ var deploymentLabelIndexes = map[string]string{
 // Deployments; the lookups of DeploymentLister need them, and the generated
 // informers add them.
 func AddDeploymentIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, runtimecache.Indexers[*appsv1.Deployment](nil), deploymentLabelIndexes)
+	return runtimecache.AddAppendIndexes(indexer, runtimecache.AppendIndexers[*appsv1.Deployment](nil), deploymentLabelIndexes)
 }
 
 // DeploymentIndexers returns every index of Deployment as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func DeploymentIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(runtimecache.Indexers[*appsv1.Deployment](nil), deploymentLabelIndexes)
+	return runtimecache.AppendToIndexers(runtimecache.AppendIndexers[*appsv1.Deployment](nil), deploymentLabelIndexes)
 }

@@ -141,24 +141,28 @@ const (
 	ConfigMapByWidgetIndex = "byWidget"
 )
 
-// ConfigMapByManagedBy returns the values under which a ConfigMap is indexed by the value of their annotation example.dev/managed-by.
-func ConfigMapByManagedBy(obj *corev1.ConfigMap) []string {
+// ConfigMapByManagedBy appends to dst the values under which a ConfigMap is indexed by the value of their annotation example.dev/managed-by.
+// It returns the extended slice, as append does; dst is the caller's, and
+// ConfigMapByManagedBy keeps neither it nor the result.
+func ConfigMapByManagedBy(obj *corev1.ConfigMap, dst []string) []string {
 	if v, ok := obj.Annotations["example.dev/managed-by"]; ok {
-		return []string{v}
+		return append(dst, v)
 	}
-	return nil
+	return dst
 }
 
-// ConfigMapByWidget returns the values under which a ConfigMap is indexed by the name of their controlling Widget (shop.example.dev).
-func ConfigMapByWidget(obj *corev1.ConfigMap) []string {
+// ConfigMapByWidget appends to dst the values under which a ConfigMap is indexed by the name of their controlling Widget (shop.example.dev).
+// It returns the extended slice, as append does; dst is the caller's, and
+// ConfigMapByWidget keeps neither it nor the result.
+func ConfigMapByWidget(obj *corev1.ConfigMap, dst []string) []string {
 	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "shop.example.dev", Kind: "Widget"}); ok {
-		return []string{name}
+		return append(dst, name)
 	}
-	return nil
+	return dst
 }
 
 // configMapIndexFuncs are the index functions of ConfigMap, by index name.
-var configMapIndexFuncs = runtimecache.Indexers[*corev1.ConfigMap]{
+var configMapIndexFuncs = runtimecache.AppendIndexers[*corev1.ConfigMap]{
 	ConfigMapByManagedByIndex: ConfigMapByManagedBy,
 	ConfigMapByWidgetIndex:    ConfigMapByWidget,
 }
@@ -167,11 +171,11 @@ var configMapIndexFuncs = runtimecache.Indexers[*corev1.ConfigMap]{
 // ConfigMaps; the lookups of ConfigMapLister need them, and the generated
 // informers add them.
 func AddConfigMapIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, configMapIndexFuncs, nil)
+	return runtimecache.AddAppendIndexes(indexer, configMapIndexFuncs, nil)
 }
 
 // ConfigMapIndexers returns every index of ConfigMap as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func ConfigMapIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(configMapIndexFuncs, nil)
+	return runtimecache.AppendToIndexers(configMapIndexFuncs, nil)
 }

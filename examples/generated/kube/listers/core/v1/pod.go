@@ -182,45 +182,43 @@ const (
 	PodByPhaseNodeIndex = "byPhaseNode"
 )
 
-// PodByNode returns the values under which a Pod is indexed by spec.nodeName.
-func PodByNode(obj *corev1.Pod) []string {
-	var out []string
+// PodByNode appends to dst the values under which a Pod is indexed by spec.nodeName.
+// It returns the extended slice, as append does; dst is the caller's, and
+// PodByNode keeps neither it nor the result.
+func PodByNode(obj *corev1.Pod, dst []string) []string {
 	if obj.Spec.NodeName != "" {
-		out = append(out, fieldpath.FormatString(obj.Spec.NodeName))
+		dst = append(dst, fieldpath.FormatString(obj.Spec.NodeName))
 	}
-	return out
+	return dst
 }
 
-// PodByReplicaSet returns the values under which a Pod is indexed by the name of their controlling ReplicaSet (apps).
-func PodByReplicaSet(obj *corev1.Pod) []string {
+// PodByReplicaSet appends to dst the values under which a Pod is indexed by the name of their controlling ReplicaSet (apps).
+// It returns the extended slice, as append does; dst is the caller's, and
+// PodByReplicaSet keeps neither it nor the result.
+func PodByReplicaSet(obj *corev1.Pod, dst []string) []string {
 	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}); ok {
-		return []string{name}
+		return append(dst, name)
 	}
-	return nil
+	return dst
 }
 
-// PodByPhaseNode returns the values under which a Pod is indexed by status.phase,spec.nodeName.
-func PodByPhaseNode(obj *corev1.Pod) []string {
-	return fieldpath.Combine(
-		func() []string {
-			var out []string
-			if obj.Status.Phase != "" {
-				out = append(out, fieldpath.FormatString(obj.Status.Phase))
-			}
-			return out
-		}(),
-		func() []string {
-			var out []string
-			if obj.Spec.NodeName != "" {
-				out = append(out, fieldpath.FormatString(obj.Spec.NodeName))
-			}
-			return out
-		}(),
-	)
+// PodByPhaseNode appends to dst the values under which a Pod is indexed by status.phase,spec.nodeName.
+// It returns the extended slice, as append does; dst is the caller's, and
+// PodByPhaseNode keeps neither it nor the result.
+func PodByPhaseNode(obj *corev1.Pod, dst []string) []string {
+	start := len(dst)
+	if obj.Status.Phase != "" {
+		dst = append(dst, fieldpath.FormatString(obj.Status.Phase))
+	}
+	part2 := len(dst)
+	if obj.Spec.NodeName != "" {
+		dst = append(dst, fieldpath.FormatString(obj.Spec.NodeName))
+	}
+	return fieldpath.AppendCombined(dst, start, part2)
 }
 
 // podIndexFuncs are the index functions of Pod, by index name.
-var podIndexFuncs = runtimecache.Indexers[*corev1.Pod]{
+var podIndexFuncs = runtimecache.AppendIndexers[*corev1.Pod]{
 	PodByNodeIndex:       PodByNode,
 	PodByReplicaSetIndex: PodByReplicaSet,
 	PodByPhaseNodeIndex:  PodByPhaseNode,
@@ -230,11 +228,11 @@ var podIndexFuncs = runtimecache.Indexers[*corev1.Pod]{
 // Pods; the lookups of PodLister need them, and the generated
 // informers add them.
 func AddPodIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, podIndexFuncs, nil)
+	return runtimecache.AddAppendIndexes(indexer, podIndexFuncs, nil)
 }
 
 // PodIndexers returns every index of Pod as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func PodIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(podIndexFuncs, nil)
+	return runtimecache.AppendToIndexers(podIndexFuncs, nil)
 }

@@ -94,29 +94,35 @@ const (
 	BoxByNodeIndex = "byNode"
 )
 
-// BoxBySize returns the values under which a Box is indexed by spec.size.
-func BoxBySize(obj *toysv1.Box) []string {
-	return []string{fieldpath.FormatInt(obj.Spec.Size)}
+// BoxBySize appends to dst the values under which a Box is indexed by spec.size.
+// It returns the extended slice, as append does; dst is the caller's, and
+// BoxBySize keeps neither it nor the result.
+func BoxBySize(obj *toysv1.Box, dst []string) []string {
+	return append(dst, fieldpath.FormatInt(obj.Spec.Size))
 }
 
-// BoxByDefinition returns the values under which a Box is indexed by the name of their controlling CustomResourceDefinition (apiextensions.k8s.io).
-func BoxByDefinition(obj *toysv1.Box) []string {
+// BoxByDefinition appends to dst the values under which a Box is indexed by the name of their controlling CustomResourceDefinition (apiextensions.k8s.io).
+// It returns the extended slice, as append does; dst is the caller's, and
+// BoxByDefinition keeps neither it nor the result.
+func BoxByDefinition(obj *toysv1.Box, dst []string) []string {
 	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "apiextensions.k8s.io", Kind: "CustomResourceDefinition"}); ok {
-		return []string{name}
+		return append(dst, name)
 	}
-	return nil
+	return dst
 }
 
-// BoxByNode returns the values under which a Box is indexed by the name of their controlling Node (core).
-func BoxByNode(obj *toysv1.Box) []string {
+// BoxByNode appends to dst the values under which a Box is indexed by the name of their controlling Node (core).
+// It returns the extended slice, as append does; dst is the caller's, and
+// BoxByNode keeps neither it nor the result.
+func BoxByNode(obj *toysv1.Box, dst []string) []string {
 	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "", Kind: "Node"}); ok {
-		return []string{name}
+		return append(dst, name)
 	}
-	return nil
+	return dst
 }
 
 // boxIndexFuncs are the index functions of Box, by index name.
-var boxIndexFuncs = runtimecache.Indexers[*toysv1.Box]{
+var boxIndexFuncs = runtimecache.AppendIndexers[*toysv1.Box]{
 	BoxBySizeIndex:       BoxBySize,
 	BoxByDefinitionIndex: BoxByDefinition,
 	BoxByNodeIndex:       BoxByNode,
@@ -126,11 +132,11 @@ var boxIndexFuncs = runtimecache.Indexers[*toysv1.Box]{
 // Boxes; the lookups of BoxLister need them, and the generated
 // informers add them.
 func AddBoxIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, boxIndexFuncs, nil)
+	return runtimecache.AddAppendIndexes(indexer, boxIndexFuncs, nil)
 }
 
 // BoxIndexers returns every index of Box as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func BoxIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(boxIndexFuncs, nil)
+	return runtimecache.AppendToIndexers(boxIndexFuncs, nil)
 }

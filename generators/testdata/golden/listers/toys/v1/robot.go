@@ -416,87 +416,103 @@ const (
 	RobotByReadyFieldIndex = "byReadyField"
 )
 
-// RobotByColor returns the values under which a Robot is indexed by spec.color.
-func RobotByColor(obj *toysv1.Robot) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Color)}
+// RobotByColor appends to dst the values under which a Robot is indexed by spec.color.
+// It returns the extended slice, as append does; dst is the caller's, and
+// RobotByColor keeps neither it nor the result.
+func RobotByColor(obj *toysv1.Robot, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Color))
 }
 
-// RobotByPart returns the values under which a Robot is indexed by spec.parts[*].name.
-func RobotByPart(obj *toysv1.Robot) []string {
-	var out []string
+// RobotByPart appends to dst the values under which a Robot is indexed by spec.parts[*].name.
+// It returns the extended slice, as append does; dst is the caller's, and
+// RobotByPart keeps neither it nor the result.
+func RobotByPart(obj *toysv1.Robot, dst []string) []string {
 	for i1 := range obj.Spec.Parts {
 		e1 := &obj.Spec.Parts[i1]
-		out = append(out, fieldpath.FormatString(e1.Name))
+		dst = append(dst, fieldpath.FormatString(e1.Name))
 	}
-	return out
+	return dst
 }
 
-// RobotByModeColor returns the values under which a Robot is indexed by status.mode,spec.color.
-func RobotByModeColor(obj *toysv1.Robot) []string {
-	return fieldpath.Combine(
-		func() []string {
-			var out []string
-			if obj.Status.Mode != "" {
-				out = append(out, fieldpath.FormatString(obj.Status.Mode))
-			}
-			return out
-		}(),
-		[]string{fieldpath.FormatString(obj.Spec.Color)},
-	)
+// RobotByModeColor appends to dst the values under which a Robot is indexed by status.mode,spec.color.
+// It returns the extended slice, as append does; dst is the caller's, and
+// RobotByModeColor keeps neither it nor the result.
+func RobotByModeColor(obj *toysv1.Robot, dst []string) []string {
+	start := len(dst)
+	if obj.Status.Mode != "" {
+		dst = append(dst, fieldpath.FormatString(obj.Status.Mode))
+	}
+	part2 := len(dst)
+	dst = append(dst, fieldpath.FormatString(obj.Spec.Color))
+	return fieldpath.AppendCombined(dst, start, part2)
 }
 
-// RobotByMaker returns the values under which a Robot is indexed by the value of their annotation toys.example.dev/maker.
-func RobotByMaker(obj *toysv1.Robot) []string {
+// RobotByMaker appends to dst the values under which a Robot is indexed by the value of their annotation toys.example.dev/maker.
+// It returns the extended slice, as append does; dst is the caller's, and
+// RobotByMaker keeps neither it nor the result.
+func RobotByMaker(obj *toysv1.Robot, dst []string) []string {
 	if v, ok := obj.Annotations["toys.example.dev/maker"]; ok {
-		return []string{v}
+		return append(dst, v)
 	}
-	return nil
+	return dst
 }
 
-// RobotByBox returns the values under which a Robot is indexed by the name of their controlling Box (toys.example.dev).
-func RobotByBox(obj *toysv1.Robot) []string {
+// RobotByBox appends to dst the values under which a Robot is indexed by the name of their controlling Box (toys.example.dev).
+// It returns the extended slice, as append does; dst is the caller's, and
+// RobotByBox keeps neither it nor the result.
+func RobotByBox(obj *toysv1.Robot, dst []string) []string {
 	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "toys.example.dev", Kind: "Box"}); ok {
-		return []string{name}
+		return append(dst, name)
 	}
-	return nil
+	return dst
 }
 
-// RobotByLength returns the values under which a Robot is indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.LengthOf.
-func RobotByLength(obj *toysv1.Robot) []string {
-	return toysv1.LengthOf(obj)
+// RobotByLength appends to dst the values under which a Robot is indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.LengthOf.
+// It returns the extended slice, as append does; dst is the caller's, and
+// RobotByLength keeps neither it nor the result.
+func RobotByLength(obj *toysv1.Robot, dst []string) []string {
+	return append(dst, toysv1.LengthOf(obj)...)
 }
 
-// RobotByColorField returns the values under which a Robot is indexed by their selectable field spec.color, as the API server's field selectors compare it.
-func RobotByColorField(obj *toysv1.Robot) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Color)}
+// RobotByColorField appends to dst the values under which a Robot is indexed by their selectable field spec.color, as the API server's field selectors compare it.
+// It returns the extended slice, as append does; dst is the caller's, and
+// RobotByColorField keeps neither it nor the result.
+func RobotByColorField(obj *toysv1.Robot, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Color))
 }
 
-// RobotByLengthField returns the values under which a Robot is indexed by their selectable field spec.length, as the API server's field selectors compare it.
-func RobotByLengthField(obj *toysv1.Robot) []string {
+// RobotByLengthField appends to dst the values under which a Robot is indexed by their selectable field spec.length, as the API server's field selectors compare it.
+// It returns the extended slice, as append does; dst is the caller's, and
+// RobotByLengthField keeps neither it nor the result.
+func RobotByLengthField(obj *toysv1.Robot, dst []string) []string {
 	if obj.Spec.Length == nil {
-		return []string{""}
+		return append(dst, "")
 	}
-	return []string{fieldpath.FormatInt(*obj.Spec.Length)}
+	return append(dst, fieldpath.FormatInt(*obj.Spec.Length))
 }
 
-// RobotByChargeField returns the values under which a Robot is indexed by their selectable field status.charge, as the API server's field selectors compare it.
-func RobotByChargeField(obj *toysv1.Robot) []string {
+// RobotByChargeField appends to dst the values under which a Robot is indexed by their selectable field status.charge, as the API server's field selectors compare it.
+// It returns the extended slice, as append does; dst is the caller's, and
+// RobotByChargeField keeps neither it nor the result.
+func RobotByChargeField(obj *toysv1.Robot, dst []string) []string {
 	if obj.Status.Charge == 0 {
-		return []string{""}
+		return append(dst, "")
 	}
-	return []string{fieldpath.FormatInt(obj.Status.Charge)}
+	return append(dst, fieldpath.FormatInt(obj.Status.Charge))
 }
 
-// RobotByReadyField returns the values under which a Robot is indexed by their selectable field status.ready, as the API server's field selectors compare it.
-func RobotByReadyField(obj *toysv1.Robot) []string {
+// RobotByReadyField appends to dst the values under which a Robot is indexed by their selectable field status.ready, as the API server's field selectors compare it.
+// It returns the extended slice, as append does; dst is the caller's, and
+// RobotByReadyField keeps neither it nor the result.
+func RobotByReadyField(obj *toysv1.Robot, dst []string) []string {
 	if !obj.Status.Ready {
-		return []string{""}
+		return append(dst, "")
 	}
-	return []string{fieldpath.FormatBool(obj.Status.Ready)}
+	return append(dst, fieldpath.FormatBool(obj.Status.Ready))
 }
 
 // robotIndexFuncs are the index functions of Robot, by index name.
-var robotIndexFuncs = runtimecache.Indexers[*toysv1.Robot]{
+var robotIndexFuncs = runtimecache.AppendIndexers[*toysv1.Robot]{
 	RobotByColorIndex:       RobotByColor,
 	RobotByPartIndex:        RobotByPart,
 	RobotByModeColorIndex:   RobotByModeColor,
@@ -519,11 +535,11 @@ var robotLabelIndexes = map[string]string{
 // Robots; the lookups of RobotLister need them, and the generated
 // informers add them.
 func AddRobotIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, robotIndexFuncs, robotLabelIndexes)
+	return runtimecache.AddAppendIndexes(indexer, robotIndexFuncs, robotLabelIndexes)
 }
 
 // RobotIndexers returns every index of Robot as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func RobotIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(robotIndexFuncs, robotLabelIndexes)
+	return runtimecache.AppendToIndexers(robotIndexFuncs, robotLabelIndexes)
 }

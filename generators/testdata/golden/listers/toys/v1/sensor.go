@@ -922,196 +922,239 @@ const (
 	SensorBySourceFieldIndex = "bySourceField"
 )
 
-// SensorByModel returns the values under which a Sensor is indexed by spec.model.
-func SensorByModel(obj *toysv1.Sensor) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Model)}
+// SensorByModel appends to dst the values under which a Sensor is indexed by spec.model.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByModel keeps neither it nor the result.
+func SensorByModel(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Model))
 }
 
-// SensorByMode returns the values under which a Sensor is indexed by spec.mode.
-func SensorByMode(obj *toysv1.Sensor) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Mode)}
+// SensorByMode appends to dst the values under which a Sensor is indexed by spec.mode.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByMode keeps neither it nor the result.
+func SensorByMode(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Mode))
 }
 
-// SensorByOffset returns the values under which a Sensor is indexed by spec.offset.
-func SensorByOffset(obj *toysv1.Sensor) []string {
-	return []string{fieldpath.FormatInt(obj.Spec.Offset)}
+// SensorByOffset appends to dst the values under which a Sensor is indexed by spec.offset.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByOffset keeps neither it nor the result.
+func SensorByOffset(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, fieldpath.FormatInt(obj.Spec.Offset))
 }
 
-// SensorByReading returns the values under which a Sensor is indexed by status.reading.
-func SensorByReading(obj *toysv1.Sensor) []string {
-	return []string{fieldpath.FormatInt(obj.Status.Reading)}
+// SensorByReading appends to dst the values under which a Sensor is indexed by status.reading.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByReading keeps neither it nor the result.
+func SensorByReading(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, fieldpath.FormatInt(obj.Status.Reading))
 }
 
-// SensorByChannel returns the values under which a Sensor is indexed by spec.channel.
-func SensorByChannel(obj *toysv1.Sensor) []string {
-	return []string{fieldpath.FormatInt(obj.Spec.Channel)}
+// SensorByChannel appends to dst the values under which a Sensor is indexed by spec.channel.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByChannel keeps neither it nor the result.
+func SensorByChannel(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, fieldpath.FormatInt(obj.Spec.Channel))
 }
 
-// SensorBySerial returns the values under which a Sensor is indexed by spec.serial.
-func SensorBySerial(obj *toysv1.Sensor) []string {
-	return []string{fieldpath.FormatInt(obj.Spec.Serial)}
+// SensorBySerial appends to dst the values under which a Sensor is indexed by spec.serial.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorBySerial keeps neither it nor the result.
+func SensorBySerial(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, fieldpath.FormatInt(obj.Spec.Serial))
 }
 
-// SensorByActive returns the values under which a Sensor is indexed by spec.active.
-func SensorByActive(obj *toysv1.Sensor) []string {
-	return []string{fieldpath.FormatBool(obj.Spec.Active)}
+// SensorByActive appends to dst the values under which a Sensor is indexed by spec.active.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByActive keeps neither it nor the result.
+func SensorByActive(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, fieldpath.FormatBool(obj.Spec.Active))
 }
 
-// SensorByPriority returns the values under which a Sensor is indexed by spec.priority.
-func SensorByPriority(obj *toysv1.Sensor) []string {
-	return []string{fieldpath.FormatInt(obj.Spec.Priority)}
+// SensorByPriority appends to dst the values under which a Sensor is indexed by spec.priority.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByPriority keeps neither it nor the result.
+func SensorByPriority(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, fieldpath.FormatInt(obj.Spec.Priority))
 }
 
-// SensorByAlias returns the values under which a Sensor is indexed by spec.alias.
-func SensorByAlias(obj *toysv1.Sensor) []string {
-	var out []string
+// SensorByAlias appends to dst the values under which a Sensor is indexed by spec.alias.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByAlias keeps neither it nor the result.
+func SensorByAlias(obj *toysv1.Sensor, dst []string) []string {
 	if obj.Spec.Alias != nil {
-		out = append(out, fieldpath.FormatString(*obj.Spec.Alias))
+		dst = append(dst, fieldpath.FormatString(*obj.Spec.Alias))
 	}
-	return out
+	return dst
 }
 
-// SensorByThreshold returns the values under which a Sensor is indexed by spec.threshold.
-func SensorByThreshold(obj *toysv1.Sensor) []string {
-	var out []string
+// SensorByThreshold appends to dst the values under which a Sensor is indexed by spec.threshold.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByThreshold keeps neither it nor the result.
+func SensorByThreshold(obj *toysv1.Sensor, dst []string) []string {
 	if obj.Spec.Threshold != nil {
-		out = append(out, fieldpath.FormatInt(*obj.Spec.Threshold))
+		dst = append(dst, fieldpath.FormatInt(*obj.Spec.Threshold))
 	}
-	return out
+	return dst
 }
 
-// SensorByCalibrated returns the values under which a Sensor is indexed by spec.calibrated.
-func SensorByCalibrated(obj *toysv1.Sensor) []string {
-	var out []string
+// SensorByCalibrated appends to dst the values under which a Sensor is indexed by spec.calibrated.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByCalibrated keeps neither it nor the result.
+func SensorByCalibrated(obj *toysv1.Sensor, dst []string) []string {
 	if obj.Spec.Calibrated != nil {
-		out = append(out, fieldpath.FormatBool(*obj.Spec.Calibrated))
+		dst = append(dst, fieldpath.FormatBool(*obj.Spec.Calibrated))
 	}
-	return out
+	return dst
 }
 
-// SensorByFallback returns the values under which a Sensor is indexed by spec.fallback.
-func SensorByFallback(obj *toysv1.Sensor) []string {
-	var out []string
+// SensorByFallback appends to dst the values under which a Sensor is indexed by spec.fallback.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByFallback keeps neither it nor the result.
+func SensorByFallback(obj *toysv1.Sensor, dst []string) []string {
 	if obj.Spec.Fallback != nil {
-		out = append(out, fieldpath.FormatString(*obj.Spec.Fallback))
+		dst = append(dst, fieldpath.FormatString(*obj.Spec.Fallback))
 	}
-	return out
+	return dst
 }
 
-// SensorByTag returns the values under which a Sensor is indexed by spec.tags[*].
-func SensorByTag(obj *toysv1.Sensor) []string {
-	var out []string
+// SensorByTag appends to dst the values under which a Sensor is indexed by spec.tags[*].
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByTag keeps neither it nor the result.
+func SensorByTag(obj *toysv1.Sensor, dst []string) []string {
 	for _, e1 := range obj.Spec.Tags {
-		out = append(out, fieldpath.FormatString(e1))
+		dst = append(dst, fieldpath.FormatString(e1))
 	}
-	return out
+	return dst
 }
 
-// SensorByAllowedMode returns the values under which a Sensor is indexed by spec.allowedModes[*].
-func SensorByAllowedMode(obj *toysv1.Sensor) []string {
-	var out []string
+// SensorByAllowedMode appends to dst the values under which a Sensor is indexed by spec.allowedModes[*].
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByAllowedMode keeps neither it nor the result.
+func SensorByAllowedMode(obj *toysv1.Sensor, dst []string) []string {
 	for _, e1 := range obj.Spec.AllowedModes {
-		out = append(out, fieldpath.FormatString(e1))
+		dst = append(dst, fieldpath.FormatString(e1))
 	}
-	return out
+	return dst
 }
 
-// SensorByModeOffset returns the values under which a Sensor is indexed by spec.mode,spec.offset.
-func SensorByModeOffset(obj *toysv1.Sensor) []string {
-	return fieldpath.Combine(
-		[]string{fieldpath.FormatString(obj.Spec.Mode)},
-		[]string{fieldpath.FormatInt(obj.Spec.Offset)},
-	)
+// SensorByModeOffset appends to dst the values under which a Sensor is indexed by spec.mode,spec.offset.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByModeOffset keeps neither it nor the result.
+func SensorByModeOffset(obj *toysv1.Sensor, dst []string) []string {
+	start := len(dst)
+	dst = append(dst, fieldpath.FormatString(obj.Spec.Mode))
+	part2 := len(dst)
+	dst = append(dst, fieldpath.FormatInt(obj.Spec.Offset))
+	return fieldpath.AppendCombined(dst, start, part2)
 }
 
-// SensorByFallbackThreshold returns the values under which a Sensor is indexed by spec.fallback,spec.threshold,spec.active.
-func SensorByFallbackThreshold(obj *toysv1.Sensor) []string {
-	return fieldpath.Combine(
-		func() []string {
-			var out []string
-			if obj.Spec.Fallback != nil {
-				out = append(out, fieldpath.FormatString(*obj.Spec.Fallback))
-			}
-			return out
-		}(),
-		func() []string {
-			var out []string
-			if obj.Spec.Threshold != nil {
-				out = append(out, fieldpath.FormatInt(*obj.Spec.Threshold))
-			}
-			return out
-		}(),
-		[]string{fieldpath.FormatBool(obj.Spec.Active)},
-	)
+// SensorByFallbackThreshold appends to dst the values under which a Sensor is indexed by spec.fallback,spec.threshold,spec.active.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByFallbackThreshold keeps neither it nor the result.
+func SensorByFallbackThreshold(obj *toysv1.Sensor, dst []string) []string {
+	start := len(dst)
+	if obj.Spec.Fallback != nil {
+		dst = append(dst, fieldpath.FormatString(*obj.Spec.Fallback))
+	}
+	part2 := len(dst)
+	if obj.Spec.Threshold != nil {
+		dst = append(dst, fieldpath.FormatInt(*obj.Spec.Threshold))
+	}
+	part3 := len(dst)
+	dst = append(dst, fieldpath.FormatBool(obj.Spec.Active))
+	return fieldpath.AppendCombined(dst, start, part2, part3)
 }
 
-// SensorBySourceTarget returns the values under which a Sensor is indexed by spec.source.name,spec.target.name.
-func SensorBySourceTarget(obj *toysv1.Sensor) []string {
-	return fieldpath.Combine(
-		[]string{fieldpath.FormatString(obj.Spec.Source.Name)},
-		[]string{fieldpath.FormatString(obj.Spec.Target.Name)},
-	)
+// SensorBySourceTarget appends to dst the values under which a Sensor is indexed by spec.source.name,spec.target.name.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorBySourceTarget keeps neither it nor the result.
+func SensorBySourceTarget(obj *toysv1.Sensor, dst []string) []string {
+	start := len(dst)
+	dst = append(dst, fieldpath.FormatString(obj.Spec.Source.Name))
+	part2 := len(dst)
+	dst = append(dst, fieldpath.FormatString(obj.Spec.Target.Name))
+	return fieldpath.AppendCombined(dst, start, part2)
 }
 
-// SensorByVendor returns the values under which a Sensor is indexed by the value of their annotation toys.example.dev/vendor.
-func SensorByVendor(obj *toysv1.Sensor) []string {
+// SensorByVendor appends to dst the values under which a Sensor is indexed by the value of their annotation toys.example.dev/vendor.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByVendor keeps neither it nor the result.
+func SensorByVendor(obj *toysv1.Sensor, dst []string) []string {
 	if v, ok := obj.Annotations["toys.example.dev/vendor"]; ok {
-		return []string{v}
+		return append(dst, v)
 	}
-	return nil
+	return dst
 }
 
-// SensorByRobot returns the values under which a Sensor is indexed by the name of their controlling Robot (toys.example.dev).
-func SensorByRobot(obj *toysv1.Sensor) []string {
+// SensorByRobot appends to dst the values under which a Sensor is indexed by the name of their controlling Robot (toys.example.dev).
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByRobot keeps neither it nor the result.
+func SensorByRobot(obj *toysv1.Sensor, dst []string) []string {
 	if name, ok := runtimecache.ControllerOf(obj, schema.GroupKind{Group: "toys.example.dev", Kind: "Robot"}); ok {
-		return []string{name}
+		return append(dst, name)
 	}
-	return nil
+	return dst
 }
 
-// SensorByZone returns the values under which a Sensor is indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.ZoneOf.
-func SensorByZone(obj *toysv1.Sensor) []string {
-	return toysv1.ZoneOf(obj)
+// SensorByZone appends to dst the values under which a Sensor is indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.ZoneOf.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByZone keeps neither it nor the result.
+func SensorByZone(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, toysv1.ZoneOf(obj)...)
 }
 
-// SensorByFloor returns the values under which a Sensor is indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.FloorOf.
-func SensorByFloor(obj *toysv1.Sensor) []string {
-	return toysv1.FloorOf(obj)
+// SensorByFloor appends to dst the values under which a Sensor is indexed by github.com/informer-gen-plus/informer-gen-plus/generators/testdata/apis/toys/v1.FloorOf.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByFloor keeps neither it nor the result.
+func SensorByFloor(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, toysv1.FloorOf(obj)...)
 }
 
-// SensorByEnds returns the values under which a Sensor is indexed by spec.source.name,spec.target.name.
-func SensorByEnds(obj *toysv1.Sensor) []string {
-	return fieldpath.Combine(
-		[]string{fieldpath.FormatString(obj.Spec.Source.Name)},
-		[]string{fieldpath.FormatString(obj.Spec.Target.Name)},
-	)
+// SensorByEnds appends to dst the values under which a Sensor is indexed by spec.source.name,spec.target.name.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByEnds keeps neither it nor the result.
+func SensorByEnds(obj *toysv1.Sensor, dst []string) []string {
+	start := len(dst)
+	dst = append(dst, fieldpath.FormatString(obj.Spec.Source.Name))
+	part2 := len(dst)
+	dst = append(dst, fieldpath.FormatString(obj.Spec.Target.Name))
+	return fieldpath.AppendCombined(dst, start, part2)
 }
 
-// SensorByModeField returns the values under which a Sensor is indexed by their selectable field spec.mode, as the API server's field selectors compare it.
-func SensorByModeField(obj *toysv1.Sensor) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Mode)}
+// SensorByModeField appends to dst the values under which a Sensor is indexed by their selectable field spec.mode, as the API server's field selectors compare it.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByModeField keeps neither it nor the result.
+func SensorByModeField(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Mode))
 }
 
-// SensorByPriorityField returns the values under which a Sensor is indexed by their selectable field spec.priority, as the API server's field selectors compare it.
-func SensorByPriorityField(obj *toysv1.Sensor) []string {
-	return []string{fieldpath.FormatInt(obj.Spec.Priority)}
+// SensorByPriorityField appends to dst the values under which a Sensor is indexed by their selectable field spec.priority, as the API server's field selectors compare it.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByPriorityField keeps neither it nor the result.
+func SensorByPriorityField(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, fieldpath.FormatInt(obj.Spec.Priority))
 }
 
-// SensorByCalibratedField returns the values under which a Sensor is indexed by their selectable field spec.calibrated, as the API server's field selectors compare it.
-func SensorByCalibratedField(obj *toysv1.Sensor) []string {
+// SensorByCalibratedField appends to dst the values under which a Sensor is indexed by their selectable field spec.calibrated, as the API server's field selectors compare it.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorByCalibratedField keeps neither it nor the result.
+func SensorByCalibratedField(obj *toysv1.Sensor, dst []string) []string {
 	if obj.Spec.Calibrated == nil {
-		return []string{""}
+		return append(dst, "")
 	}
-	return []string{fieldpath.FormatBool(*obj.Spec.Calibrated)}
+	return append(dst, fieldpath.FormatBool(*obj.Spec.Calibrated))
 }
 
-// SensorBySourceField returns the values under which a Sensor is indexed by their selectable field spec.source.name, as the API server's field selectors compare it.
-func SensorBySourceField(obj *toysv1.Sensor) []string {
-	return []string{fieldpath.FormatString(obj.Spec.Source.Name)}
+// SensorBySourceField appends to dst the values under which a Sensor is indexed by their selectable field spec.source.name, as the API server's field selectors compare it.
+// It returns the extended slice, as append does; dst is the caller's, and
+// SensorBySourceField keeps neither it nor the result.
+func SensorBySourceField(obj *toysv1.Sensor, dst []string) []string {
+	return append(dst, fieldpath.FormatString(obj.Spec.Source.Name))
 }
 
 // sensorIndexFuncs are the index functions of Sensor, by index name.
-var sensorIndexFuncs = runtimecache.Indexers[*toysv1.Sensor]{
+var sensorIndexFuncs = runtimecache.AppendIndexers[*toysv1.Sensor]{
 	SensorByModelIndex:             SensorByModel,
 	SensorByModeIndex:              SensorByMode,
 	SensorByOffsetIndex:            SensorByOffset,
@@ -1150,11 +1193,11 @@ var sensorLabelIndexes = map[string]string{
 // Sensors; the lookups of SensorLister need them, and the generated
 // informers add them.
 func AddSensorIndexes(indexer cache.Indexer) error {
-	return runtimecache.AddIndexes(indexer, sensorIndexFuncs, sensorLabelIndexes)
+	return runtimecache.AddAppendIndexes(indexer, sensorIndexFuncs, sensorLabelIndexes)
 }
 
 // SensorIndexers returns every index of Sensor as client-go index functions,
 // for building an indexer with cache.NewIndexer (in tests, for example).
 func SensorIndexers() cache.Indexers {
-	return runtimecache.ToIndexers(sensorIndexFuncs, sensorLabelIndexes)
+	return runtimecache.AppendToIndexers(sensorIndexFuncs, sensorLabelIndexes)
 }
