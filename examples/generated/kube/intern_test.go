@@ -23,7 +23,6 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
-	"k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	corev1listers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
@@ -32,24 +31,18 @@ import (
 
 // protobuf returns the protobuf serializer of client-go's scheme.
 func protobuf(tb testing.TB) k8sruntime.Serializer {
-	info, ok := k8sruntime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), k8sruntime.ContentTypeProtobuf)
-	if !ok {
-		tb.Fatal("no protobuf serializer in client-go's scheme")
+	s, err := testpods.Protobuf()
+	if err != nil {
+		tb.Fatal(err)
 	}
-	return info.Serializer
+	return s
 }
 
 // encodedPods returns the pods of cfg, each encoded to protobuf on its own.
 func encodedPods(tb testing.TB, cfg testpods.Config) [][]byte {
-	enc := scheme.Codecs.EncoderForVersion(protobuf(tb), corev1.SchemeGroupVersion)
-	pods := testpods.Generate(cfg)
-	out := make([][]byte, len(pods))
-	for i, p := range pods {
-		data, err := k8sruntime.Encode(enc, p)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		out[i] = data
+	out, err := testpods.EncodeAll(testpods.Generate(cfg))
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return out
 }
@@ -57,11 +50,11 @@ func encodedPods(tb testing.TB, cfg testpods.Config) [][]byte {
 // decodePod decodes one pod: every string of the result is its own
 // allocation, as after a LIST.
 func decodePod(tb testing.TB, s k8sruntime.Serializer, data []byte) *corev1.Pod {
-	obj, _, err := s.Decode(data, nil, &corev1.Pod{})
+	p, err := testpods.Decode(s, data)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return obj.(*corev1.Pod)
+	return p
 }
 
 // decodedPods returns the pods of cfg, each decoded from its own protobuf
