@@ -1,8 +1,10 @@
 package testpods
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -61,6 +63,35 @@ func RoundTrip(pods []*corev1.Pod) ([]*corev1.Pod, error) {
 		if out[i], err = Decode(s, data); err != nil {
 			return nil, err
 		}
+	}
+	return out, nil
+}
+
+// WriteEncoded writes encoded pods (EncodeAll's) to a file, each after its
+// length, for a measurement that decodes them in another process.
+func WriteEncoded(name string, encoded [][]byte) error {
+	var buf []byte
+	for _, r := range encoded {
+		buf = binary.AppendUvarint(buf, uint64(len(r)))
+		buf = append(buf, r...)
+	}
+	return os.WriteFile(name, buf, 0o600)
+}
+
+// ReadEncoded reads the encoded pods WriteEncoded wrote.
+func ReadEncoded(name string) ([][]byte, error) {
+	buf, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for len(buf) > 0 {
+		n, k := binary.Uvarint(buf)
+		if k <= 0 || uint64(len(buf)-k) < n {
+			return nil, fmt.Errorf("%s: truncated record", name)
+		}
+		out = append(out, buf[k:k+int(n)])
+		buf = buf[k+int(n):]
 	}
 	return out, nil
 }

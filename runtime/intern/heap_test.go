@@ -3,7 +3,6 @@ package intern_test
 import (
 	"bufio"
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -66,7 +65,7 @@ func TestInternedPodHeap(t *testing.T) {
 		t.Skip("measures the heap of 50,000 pods: not in -short or -race runs")
 	}
 	dataFile := filepath.Join(t.TempDir(), "pods.pb")
-	if err := writeRecords(dataFile, encodedPods(t, heapPods)); err != nil {
+	if err := testpods.WriteEncoded(dataFile, encodedPods(t, heapPods)); err != nil {
 		t.Fatal(err)
 	}
 	heap := map[string]float64{}
@@ -114,7 +113,7 @@ func measureHeapVariant(t *testing.T, name, dataFile string) {
 	if v.name == "" {
 		t.Fatalf("unknown variant %q", name)
 	}
-	data, err := readRecords(dataFile)
+	data, err := testpods.ReadEncoded(dataFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,32 +149,4 @@ func measureHeapVariant(t *testing.T, name, dataFile string) {
 	t.Logf("heapB/pod %.1f offheapB/pod %.1f", float64(after.HeapAlloc-before.HeapAlloc)/n, float64(after.OtherSys-before.OtherSys)/n)
 	runtime.KeepAlive(pods)
 	runtime.KeepAlive(data)
-}
-
-// writeRecords writes records to a file, each after its length.
-func writeRecords(name string, records [][]byte) error {
-	var buf []byte
-	for _, r := range records {
-		buf = binary.AppendUvarint(buf, uint64(len(r)))
-		buf = append(buf, r...)
-	}
-	return os.WriteFile(name, buf, 0o600)
-}
-
-// readRecords reads the records writeRecords wrote.
-func readRecords(name string) ([][]byte, error) {
-	buf, err := os.ReadFile(name)
-	if err != nil {
-		return nil, err
-	}
-	var out [][]byte
-	for len(buf) > 0 {
-		n, k := binary.Uvarint(buf)
-		if k <= 0 || uint64(len(buf)-k) < n {
-			return nil, fmt.Errorf("%s: truncated record", name)
-		}
-		out = append(out, buf[k:k+int(n)])
-		buf = buf[k+int(n):]
-	}
-	return out, nil
 }
