@@ -72,12 +72,24 @@ type DeltaFIFOOptions[T any] struct {
 // delivers a delete for an object the consumer never held): the consumer never
 // saw that object, so there is nothing to undo.
 type DeltaFIFO[T Object] struct {
-	mu    sync.Mutex
-	items map[ObjectName]Deltas[T]
-	// itemsPeak is the largest len(items) since items was last allocated.
-	itemsPeak int
-	queue     []ObjectName // keys in line; queue[head:] are pending
-	head      int
+	mu sync.Mutex
+	// entries is a ring holding the queued keys in line, each with its
+	// deltas: every key queued gets the next sequence number, the line is
+	// the numbers from first up to next, and the entry numbered s is
+	// entries[s%len(entries)] (the length is a power of two, or zero).
+	entries []fifoEntry[T]
+	first   uint64
+	next    uint64
+	// index maps every queued key to its entry's sequence number. It may also
+	// hold keys popped since the queue last drained, with a number below the
+	// head's: Pop leaves a key in the map while a long line is queued (a
+	// delete would probe the map on a cache-cold line for every key), and at
+	// most stale such keys are left. indexPeak is the largest len(index)
+	// since index was made.
+	index     map[ObjectName]uint64
+	indexPeak int
+	stale     int
+	lazyAbove int        // lazyDeleteAbove; tests lower it
 	popMu     sync.Mutex // serialises consumers
 	notEmpty  chan struct{}
 	notFull   chan struct{}
@@ -85,13 +97,14 @@ type DeltaFIFO[T Object] struct {
 	isClosed  bool
 
 	// populated is set once the first Replace has completed, or by an Add,
-	// Update or Delete before it. initialKeys are the keys that were queued
-	// when the first Replace completed and have not been processed
-	// successfully yet; replacing is set while the first Replace runs (it may
-	// wait for room with the lock released).
+	// Update or Delete before it. The keys that were queued when the first
+	// Replace completed and have not been processed successfully yet carry
+	// the initial mark (on their entry, or inflightInitial while in flight);
+	// initialLeft counts them. replacing is set while the first Replace runs
+	// (it may wait for room with the lock released).
 	populated   bool
 	replacing   bool
-	initialKeys map[ObjectName]struct{}
+	initialLeft int
 	// synced is closed once HasSynced has become true.
 	synced       chan struct{}
 	syncedClosed bool
@@ -99,22 +112,31 @@ type DeltaFIFO[T Object] struct {
 	// inflightKey is the key Pop is processing with the lock released, and
 	// inflightNewest its newest delta: until processing ends the consumer's
 	// store may not reflect it, so Delete, Replace and Resync treat it as
-	// queued.
-	inflight       bool
-	inflightKey    ObjectName
-	inflightNewest Delta[T]
+	// queued. inflightInitial is its initial mark.
+	inflight        bool
+	inflightKey     ObjectName
+	inflightNewest  Delta[T]
+	inflightInitial bool
 
 	opts DeltaFIFOOptions[T]
+}
+
+// fifoEntry is one queued key: its deltas, oldest first, and whether it
+// carries the initial mark (a key of the first list not processed yet).
+type fifoEntry[T Object] struct {
+	key     ObjectName
+	deltas  Deltas[T]
+	initial bool
 }
 
 // NewDeltaFIFO returns an empty queue.
 func NewDeltaFIFO[T Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
 	return &DeltaFIFO[T]{
-		items:       map[ObjectName]Deltas[T]{},
-		initialKeys: map[ObjectName]struct{}{},
-		synced:      make(chan struct{}),
-		closed:      make(chan struct{}),
-		opts:        opts,
+		index:     map[ObjectName]uint64{},
+		lazyAbove: lazyDeleteAbove,
+		synced:    make(chan struct{}),
+		closed:    make(chan struct{}),
+		opts:      opts,
 	}
 }
 
@@ -176,12 +198,24 @@ func (f *DeltaFIFO[T]) enqueueObject(ctx context.Context, t DeltaType, obj T) er
 	return nil
 }
 
+// entryLocked returns key's queued entry, or nil. The pointer is valid until
+// the next entry is queued or popped.
+func (f *DeltaFIFO[T]) entryLocked(key ObjectName) *fifoEntry[T] {
+	seq, ok := f.index[key]
+	if !ok || seq < f.first {
+		return nil // not queued, or popped and left in the index
+	}
+	return f.entryAt(seq)
+}
+
+// entryAt returns the entry numbered seq, which must be queued.
+func (f *DeltaFIFO[T]) entryAt(seq uint64) *fifoEntry[T] {
+	return &f.entries[seq&uint64(len(f.entries)-1)]
+}
+
 // queuedLocked reports whether key is queued or being processed.
 func (f *DeltaFIFO[T]) queuedLocked(key ObjectName) bool {
-	if _, ok := f.items[key]; ok {
-		return true
-	}
-	return f.inflight && f.inflightKey == key
+	return f.entryLocked(key) != nil || (f.inflight && f.inflightKey == key)
 }
 
 // knownLocked reports whether key is queued, being processed, or known to
@@ -203,7 +237,7 @@ func (f *DeltaFIFO[T]) knownLocked(key ObjectName) bool {
 // it returns.
 func (f *DeltaFIFO[T]) waitForRoomLocked(ctx context.Context, key ObjectName) error {
 	for f.opts.MaxSize > 0 && f.lenLocked() >= f.opts.MaxSize {
-		if _, ok := f.items[key]; ok {
+		if f.entryLocked(key) != nil {
 			return nil
 		}
 		if err := f.waitLocked(ctx, &f.notFull); err != nil {
@@ -213,22 +247,49 @@ func (f *DeltaFIFO[T]) waitForRoomLocked(ctx context.Context, key ObjectName) er
 	return nil
 }
 
-// appendLocked appends d to key's deltas, queueing the key if it is new. It
+// appendLocked appends d to key's deltas, queueing the key if it is new, and
+// returns key's entry (valid until the next entry is queued or popped). It
 // never waits.
-func (f *DeltaFIFO[T]) appendLocked(key ObjectName, d Delta[T]) {
-	if deltas, ok := f.items[key]; ok {
-		f.items[key] = dedupDeltas(append(deltas, d))
-		return
+func (f *DeltaFIFO[T]) appendLocked(key ObjectName, d Delta[T]) *fifoEntry[T] {
+	if e := f.entryLocked(key); e != nil {
+		e.deltas = dedupDeltas(append(e.deltas, d))
+		return e
 	}
-	f.items[key] = Deltas[T]{d}
-	f.itemsPeak = max(f.itemsPeak, len(f.items))
-	f.queue = append(f.queue, key)
+	return f.queueLocked(key, Deltas[T]{d})
+}
+
+// queueLocked puts key, which is not queued, at the end of the line with
+// deltas.
+func (f *DeltaFIFO[T]) queueLocked(key ObjectName, deltas Deltas[T]) *fifoEntry[T] {
+	if f.lenLocked() == len(f.entries) {
+		f.growLocked()
+	}
+	seq := f.next
+	f.next++
+	e := f.entryAt(seq)
+	*e = fifoEntry[T]{key: key, deltas: deltas}
+	f.index[key] = seq
+	f.indexPeak = max(f.indexPeak, len(f.index))
 	signal(&f.notEmpty)
+	return e
+}
+
+// growLocked doubles the ring, which is full.
+func (f *DeltaFIFO[T]) growLocked() {
+	old := f.entries
+	f.entries = make([]fifoEntry[T], max(16, 2*len(old)))
+	for seq := f.first; seq < f.next; seq++ {
+		*f.entryAt(seq) = old[seq&uint64(len(old)-1)]
+	}
 }
 
 // releaseAbove is the size above which the queue's slice and map are
 // released, rather than kept for reuse, once they are empty.
 const releaseAbove = 1024
+
+// lazyDeleteAbove is the default number of queued keys from which Pop leaves
+// the key it pops in the index instead of deleting it.
+const lazyDeleteAbove = 1024
 
 // dedupDeltas collapses the last two deltas into one when both are deletes.
 func dedupDeltas[T any](deltas Deltas[T]) Deltas[T] {
@@ -245,7 +306,7 @@ func dedupDeltas[T any](deltas Deltas[T]) Deltas[T] {
 	return deltas
 }
 
-func (f *DeltaFIFO[T]) lenLocked() int { return len(f.queue) - f.head }
+func (f *DeltaFIFO[T]) lenLocked() int { return int(f.next - f.first) }
 
 // waitLocked releases the lock until *ch is signalled, the queue is closed or
 // ctx ends, and takes the lock again.
@@ -318,22 +379,22 @@ func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 			f.replacing = false
 			f.checkSyncedLocked()
 		}()
-		for _, key := range f.queue[f.head:] {
-			f.markInitialLocked(key)
+		for seq := f.first; seq < f.next; seq++ {
+			f.markInitialLocked(f.entryAt(seq))
 		}
 	}
 	queue := func(key ObjectName, d Delta[T]) {
+		e := f.appendLocked(key, d)
 		if first {
-			f.markInitialLocked(key)
+			f.markInitialLocked(e)
 		}
-		f.appendLocked(key, d)
 	}
 	// The keys that may need a tombstone are those queued, being processed
 	// or known when the list arrives. Keys that other producers queue while
 	// Replace waits for room are newer than the list and are left alone.
 	var candidates []ObjectName
-	for key := range f.items {
-		candidates = append(candidates, key)
+	for seq := f.first; seq < f.next; seq++ {
+		candidates = append(candidates, f.entryAt(seq).key)
 	}
 	if f.inflight {
 		candidates = append(candidates, f.inflightKey)
@@ -345,11 +406,8 @@ func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 	if len(candidates) > 0 {
 		inList = make(map[ObjectName]struct{}, len(list))
 	}
-	if len(f.items) == 0 && len(list) > releaseAbove {
-		f.items = make(map[ObjectName]Deltas[T], len(list))
-	}
-	if first && f.initialKeys == nil {
-		f.initialKeys = make(map[ObjectName]struct{}, len(list)+f.lenLocked())
+	if len(f.index) == 0 && len(list) > releaseAbove {
+		f.index = make(map[ObjectName]uint64, len(list))
 	}
 	for _, obj := range list {
 		key := KeyOf(obj)
@@ -377,20 +435,22 @@ func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 	return nil
 }
 
-// markInitialLocked records key as part of the first list.
-func (f *DeltaFIFO[T]) markInitialLocked(key ObjectName) {
-	if f.initialKeys == nil {
-		f.initialKeys = map[ObjectName]struct{}{}
+// markInitialLocked records e's key as part of the first list, unless it
+// carries the mark already, on e or in flight.
+func (f *DeltaFIFO[T]) markInitialLocked(e *fifoEntry[T]) {
+	if e.initial || (f.inflight && f.inflightInitial && f.inflightKey == e.key) {
+		return
 	}
-	f.initialKeys[key] = struct{}{}
+	e.initial = true
+	f.initialLeft++
 }
 
 // lastStateLocked returns the newest state of a key missing from a relist,
 // and whether it needs a tombstone: not when its newest queued or in-flight
 // delta is already a delete of a seen object, nor when the key is gone.
 func (f *DeltaFIFO[T]) lastStateLocked(key ObjectName) (T, bool) {
-	if deltas, ok := f.items[key]; ok {
-		newest, _ := deltas.Newest()
+	if e := f.entryLocked(key); e != nil {
+		newest, _ := e.deltas.Newest()
 		// A queued real delete absorbs the tombstone (dedupDeltas).
 		return newest.Object, true
 	}
@@ -458,29 +518,10 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process func(key ObjectName, del
 			return err
 		}
 	}
-	key := f.queue[f.head]
-	f.queue[f.head] = ObjectName{}
-	f.head++
-	if f.head == len(f.queue) {
-		f.queue, f.head = f.queue[:0], 0
-		if cap(f.queue) > releaseAbove {
-			f.queue = nil
-		}
-	} else if f.head > releaseAbove && f.head > len(f.queue)/2 {
-		n := copy(f.queue, f.queue[f.head:])
-		clear(f.queue[n:])
-		f.queue, f.head = f.queue[:n], 0
-	}
-	deltas := f.items[key]
-	delete(f.items, key)
-	if len(f.items) == 0 && f.itemsPeak > releaseAbove {
-		// Go maps never shrink: drop the one a burst (the initial list) grew.
-		f.items, f.itemsPeak = map[ObjectName]Deltas[T]{}, 0
-	}
+	key, deltas, isInInitialList := f.popLocked()
 	signal(&f.notFull)
-	_, isInInitialList := f.initialKeys[key]
 
-	f.inflight, f.inflightKey = true, key
+	f.inflight, f.inflightKey, f.inflightInitial = true, key, isInInitialList
 	f.inflightNewest, _ = deltas.Newest()
 	f.mu.Unlock()
 	returned := false
@@ -488,7 +529,7 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process func(key ObjectName, del
 		if !returned { // process panicked; the deferred f.mu.Unlock follows
 			f.mu.Lock()
 			f.endInflightLocked()
-			f.processedLocked(key)
+			f.processedLocked(isInInitialList)
 		}
 	}()
 	err := process(key, deltas, isInInitialList)
@@ -497,34 +538,83 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process func(key ObjectName, del
 	f.endInflightLocked()
 
 	if err != nil {
-		if newer, ok := f.items[key]; ok {
-			for _, d := range newer {
+		// Back in line ahead of what arrived meanwhile, keeping its mark.
+		e := f.entryLocked(key)
+		if e != nil {
+			for _, d := range e.deltas {
 				deltas = dedupDeltas(append(deltas, d))
 			}
-			f.items[key] = deltas
+			e.deltas = deltas
 		} else {
-			f.items[key] = deltas
-			f.queue = append(f.queue, key)
-			signal(&f.notEmpty)
+			e = f.queueLocked(key, deltas)
 		}
+		e.initial = e.initial || isInInitialList
 		return err
 	}
-	f.processedLocked(key)
+	f.processedLocked(isInInitialList)
 	return nil
+}
+
+// popLocked takes the head of the line, which must not be empty.
+func (f *DeltaFIFO[T]) popLocked() (ObjectName, Deltas[T], bool) {
+	e := f.entryAt(f.first)
+	key, deltas, initial := e.key, e.deltas, e.initial
+	*e = fifoEntry[T]{}
+	f.first++
+	switch n := f.lenLocked(); {
+	case n == 0:
+		delete(f.index, key)
+		f.drainedLocked()
+	case n >= f.lazyAbove:
+		// Leave key in the index: its number, below the head's, says it is
+		// not queued. Rebuild the index when such keys outnumber the
+		// queued ones.
+		f.stale++
+		if f.stale > 2*n+f.lazyAbove {
+			f.reindexLocked()
+		}
+	default:
+		delete(f.index, key)
+	}
+	return key, deltas, initial
+}
+
+// drainedLocked resets the empty line. Go maps and slices never shrink:
+// what a burst (the initial list) grew is released.
+func (f *DeltaFIFO[T]) drainedLocked() {
+	if len(f.entries) > releaseAbove {
+		f.entries = nil
+	}
+	switch {
+	case f.indexPeak > releaseAbove:
+		f.index, f.indexPeak = map[ObjectName]uint64{}, 0
+	case f.stale > 0:
+		clear(f.index)
+	}
+	f.stale = 0
+}
+
+// reindexLocked rebuilds the index from the queued keys, dropping the popped
+// ones left in it.
+func (f *DeltaFIFO[T]) reindexLocked() {
+	f.index = make(map[ObjectName]uint64, f.lenLocked())
+	for seq := f.first; seq < f.next; seq++ {
+		f.index[f.entryAt(seq).key] = seq
+	}
+	f.indexPeak, f.stale = len(f.index), 0
 }
 
 // endInflightLocked records that Pop's process function has returned.
 func (f *DeltaFIFO[T]) endInflightLocked() {
-	f.inflight, f.inflightKey = false, ObjectName{}
+	f.inflight, f.inflightKey, f.inflightInitial = false, ObjectName{}, false
 	f.inflightNewest = Delta[T]{}
 }
 
-// processedLocked records that key's deltas have been processed, for
-// HasSynced.
-func (f *DeltaFIFO[T]) processedLocked(key ObjectName) {
-	delete(f.initialKeys, key)
-	if len(f.initialKeys) == 0 && !f.replacing {
-		f.initialKeys = nil // the first list is done: release its keys
+// processedLocked records that a key's deltas have been processed, for
+// HasSynced; initial is its initial mark.
+func (f *DeltaFIFO[T]) processedLocked(initial bool) {
+	if initial {
+		f.initialLeft--
 	}
 	f.checkSyncedLocked()
 }
@@ -540,7 +630,7 @@ func (f *DeltaFIFO[T]) HasSynced() bool {
 }
 
 func (f *DeltaFIFO[T]) hasSyncedLocked() bool {
-	return f.populated && !f.replacing && len(f.initialKeys) == 0
+	return f.populated && !f.replacing && f.initialLeft == 0
 }
 
 // checkSyncedLocked closes the synced channel when HasSynced has become true.

@@ -1,0 +1,104 @@
+package cache
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"testing"
+)
+
+// A line of thousands of keys, popped and refilled at random: the ring grows
+// and wraps, Pop leaves popped keys in the index and the index is rebuilt,
+// and through all of it keys come out in the order they were first queued,
+// each with all its deltas. Once drained, the queue releases its storage.
+func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
+	const names = 5000
+	f := NewDeltaFIFO(fifoOpts{})
+	rng := rand.New(rand.NewPCG(7, 11))
+	var line []string          // the model: keys in line
+	queued := map[string]int{} // deltas per queued key
+	rv := 0
+	sawStale, sawRebuild := false, false
+	check := func() {
+		t.Helper()
+		if err := checkFIFOIndex(f); err != nil {
+			t.Fatal(err)
+		}
+		if n := f.Len(); n != len(line) {
+			t.Fatalf("Len() = %d, the model has %d", n, len(line))
+		}
+		stale := len(f.index) - f.Len()
+		if stale > 2*f.Len()+f.lazyAbove+1 {
+			t.Fatalf("%d popped keys left in the index with %d queued", stale, f.Len())
+		}
+		if stale > 0 {
+			sawStale = true
+		}
+	}
+	pop := func() {
+		t.Helper()
+		want := line[0]
+		err := f.Pop(fifoCtx(t), func(key ObjectName, deltas fifoDeltas, _ bool) error {
+			if key.Name != want || len(deltas) != queued[want] {
+				t.Fatalf("popped %s with %d deltas, want %s with %d", key.Name, len(deltas), want, queued[want])
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		line = line[1:]
+		delete(queued, want)
+	}
+	step := func(fill float64) {
+		t.Helper()
+		if len(line) == 0 || rng.Float64() < fill {
+			name := "p" + strconv.Itoa(rng.IntN(names))
+			rv++
+			if err := f.Update(fifoCtx(t), fifoPod(name, strconv.Itoa(rv))); err != nil {
+				t.Fatal(err)
+			}
+			if queued[name] == 0 {
+				line = append(line, name)
+			}
+			queued[name]++
+			return
+		}
+		before := f.stale
+		pop()
+		if f.stale < before && f.Len() > 0 {
+			sawRebuild = true
+		}
+	}
+	// Fill faster than draining, then drain faster than filling until the
+	// line is empty.
+	for i := range 30000 {
+		step(0.65)
+		if i%499 == 0 {
+			check()
+		}
+	}
+	check()
+	if len(f.entries) <= releaseAbove {
+		t.Fatalf("the ring never grew past %d entries (%d): the test does not reach the release", releaseAbove, len(f.entries))
+	}
+	for i := 0; len(line) > 0; i++ {
+		step(0.35)
+		if i%499 == 0 {
+			check()
+		}
+	}
+	check()
+	if !sawStale || !sawRebuild {
+		t.Errorf("the line never took the lazy path (popped keys left in the index %v, index rebuilt %v)", sawStale, sawRebuild)
+	}
+	if f.entries != nil || len(f.index) != 0 || f.indexPeak != 0 {
+		t.Errorf("drained queue keeps a ring of %d entries and an index of %d keys (peak %d)", len(f.entries), len(f.index), f.indexPeak)
+	}
+	// And it works on from empty.
+	if err := f.Add(fifoCtx(t), fifoPod("again", "1")); err != nil {
+		t.Fatal(err)
+	}
+	line, queued = []string{"again"}, map[string]int{"again": 1}
+	pop()
+	check()
+}
