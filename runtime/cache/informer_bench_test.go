@@ -27,7 +27,11 @@ package cache_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"runtime"
+	"runtime/pprof"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -43,6 +47,32 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
+
+// timedProfile starts a CPU profile of one timed section when the
+// environment variable BENCH_CPUPROFILE names a directory, written to
+// <dir>/<benchmark name>.prof (the last timed section of the benchmark); it
+// returns the function that stops it. docs/benchmarks.md's breakdowns come
+// from such profiles.
+func timedProfile(b *testing.B) func() {
+	dir := os.Getenv("BENCH_CPUPROFILE")
+	if dir == "" {
+		return func() {}
+	}
+	name := filepath.Join(dir, strings.ReplaceAll(b.Name(), "/", "_")+".prof")
+	out, err := os.Create(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(out); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := out.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
 
 // updateEvents is the number of watch events one iteration of
 // BenchmarkInformerUpdates pushes: two rounds over the 100,000 pods.
@@ -344,10 +374,12 @@ func BenchmarkInformerSync(b *testing.B) {
 				runtime.GC()
 				var before, after sample
 				before.read()
+				stopProfile := timedProfile(b)
 				b.StartTimer()
 				r := start(inf)
 				waitSynced(inf, c)
 				b.StopTimer()
+				stopProfile()
 				after.read()
 				sum.add(&before, &after)
 				r.stop()
@@ -419,6 +451,7 @@ func BenchmarkInformerUpdates(b *testing.B) {
 				var before, after sample
 				before.read()
 				pushed := make(chan struct{})
+				stopProfile := timedProfile(b)
 				b.StartTimer()
 				go func() {
 					defer close(pushed)
@@ -429,6 +462,7 @@ func BenchmarkInformerUpdates(b *testing.B) {
 				<-c.updsDone
 				<-pushed
 				b.StopTimer()
+				stopProfile()
 				after.read()
 				sum.add(&before, &after)
 				b.StartTimer()
