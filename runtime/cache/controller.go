@@ -42,7 +42,7 @@ func newController[T Object](lw *ListWatch[T], fifo *DeltaFIFO[T], process popPr
 	queue := &fifoQueue[T]{fifo: fifo, process: process, name: opts.Name}
 	loop := cache.New(&cache.Config{
 		Queue:                        queue,
-		ListerWatcher:                lw.listerWatcher(),
+		ListerWatcher:                newStreamingListerWatcher(lw.listerWatcher(), queue),
 		ObjectType:                   exampleObject[T](),
 		ObjectDescription:            opts.Name,
 		FullResyncPeriod:             opts.ResyncPeriod,
@@ -82,8 +82,9 @@ type fifoQueue[T Object] struct {
 	process popProcessFunc[T]
 	name    string
 
-	mu  sync.Mutex
-	ctx context.Context // bounds producer waits; set by controller.Run
+	mu       sync.Mutex
+	ctx      context.Context // bounds producer waits; set by controller.Run
+	streamed *streamed[T]    // a watch-list stream's objects, for the next Replace
 }
 
 func (q *fifoQueue[T]) setContext(ctx context.Context) {
@@ -133,7 +134,14 @@ func (q *fifoQueue[T]) Delete(obj any) error {
 	return q.fifo.Delete(q.context(), t)
 }
 
-func (q *fifoQueue[T]) Replace(list []any, _ string) error {
+// Replace replaces the queue's content with list, or, after a watch-list
+// stream whose initial events a collectingWatch collected, with the collected
+// objects (the reflector's own collection, list, then holds at most the
+// stream's first object, which the collected ones account for).
+func (q *fifoQueue[T]) Replace(list []any, resourceVersion string) error {
+	if s := q.takeStreamed(resourceVersion); s != nil {
+		return q.fifo.replace(q.context(), s.objs, true)
+	}
 	objs := make([]T, len(list))
 	for i, obj := range list {
 		t, err := typed[T](obj)

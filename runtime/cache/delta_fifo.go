@@ -353,6 +353,13 @@ func signal(ch *chan struct{}) {
 // are queued; if it then fails (ctx ends, the queue closes), what it queued
 // stays queued and the next Replace completes the job.
 func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
+	return f.replace(ctx, list, false)
+}
+
+// replace is Replace; with onePerKey, a key listed more than once gets one
+// Replaced delta, at its first place in the list, with its last object (as
+// the objects of a watch-list stream are collected into a store).
+func (f *DeltaFIFO[T]) replace(ctx context.Context, list []T, onePerKey bool) error {
 	if f.opts.Transform != nil {
 		kept := list[:0]
 		for _, obj := range list {
@@ -383,7 +390,17 @@ func (f *DeltaFIFO[T]) Replace(ctx context.Context, list []T) error {
 			f.markInitialLocked(f.entryAt(seq))
 		}
 	}
+	listed := f.next // keys numbered from here on were queued by this call
 	queue := func(key ObjectName, d Delta[T]) {
+		if onePerKey && d.Type == Replaced {
+			if seq, ok := f.index[key]; ok && seq >= listed && seq >= f.first {
+				e := f.entryAt(seq)
+				if last := &e.deltas[len(e.deltas)-1]; last.Type == Replaced {
+					last.Object = d.Object
+					return
+				}
+			}
+		}
 		e := f.appendLocked(key, d)
 		if first {
 			f.markInitialLocked(e)
