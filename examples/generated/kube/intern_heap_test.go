@@ -1,4 +1,4 @@
-package intern_test
+package kube_test
 
 import (
 	"bufio"
@@ -13,9 +13,9 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	corev1listers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/intern/internal/podexample"
 )
 
 // heapPods is the number of cached pods TestInternedPodHeap measures: 50
@@ -25,37 +25,45 @@ var heapPods = testpods.Config{Namespaces: 50, PodsPerNamespace: 1000, Nodes: 50
 // heapVariantEnv names, in a child process of TestInternedPodHeap, the
 // variant the child measures; heapDataEnv names the file of encoded pods.
 const (
-	heapVariantEnv = "INTERN_HEAP_VARIANT"
-	heapDataEnv    = "INTERN_HEAP_DATA"
+	heapVariantEnv = "KUBE_INTERN_HEAP_VARIANT"
+	heapDataEnv    = "KUBE_INTERN_HEAP_DATA"
 )
 
+// heapVariant is one way TestInternedPodHeap keeps the pods.
 type heapVariant struct {
-	name          string
-	dropMF, share bool
+	name string
+	// dropMF runs cache.DropManagedFields on every decoded pod; intern
+	// runs the generated InternPod on it (after DropManagedFields).
+	dropMF, intern bool
 	// update replaces every pod, after the first fill, by a fresh copy
-	// decoded and transformed again, with a collection every 5,000
-	// pods, as watch updates would over time.
+	// decoded and transformed again, with a collection every 5,000 pods,
+	// as watch updates would over time.
 	update bool
 }
 
 var heapVariants = []heapVariant{
 	{"decoded", false, false, false},
-	{"decoded+PodTransform", false, true, false},
+	{"decoded+InternPod", false, true, false},
 	{"DropManagedFields", true, false, false},
-	{"DropManagedFields+PodTransform", true, true, false},
-	{"decoded+PodTransform, updated", false, true, true},
+	{"DropManagedFields+InternPod", true, true, false},
+	{"decoded+InternPod, updated", false, true, true},
 }
 
+// heapFigure is the line a child process logs its figures on.
+const heapFigure = "heapB/pod %f offheapB/pod %f"
+
 // TestInternedPodHeap measures the heap each cached pod takes: 50,000 pods,
-// each decoded from its own protobuf encoding and kept, as is or through
-// PodTransform, with or without DropManagedFields before. The last variant
-// then replaces every pod by a new copy, collecting garbage as it goes, to
-// show that canonical values stay canonical across collections and that the
-// tables do not grow with updates. Each variant runs in a process of its
-// own, so that no variant finds the tables of another already grown; the
-// pods are encoded once, into a file the processes read. Figures:
+// each decoded from its own protobuf encoding and kept, as is or through the
+// generated InternPod, with or without cache.DropManagedFields before. The
+// last variant then replaces every pod by a new copy, collecting garbage as
+// it goes, to show that canonical values stay canonical across collections
+// and that the pools do not grow with updates. Each variant runs in a
+// process of its own, so that no variant finds the pools of another already
+// grown; the pods are encoded once, into a file the processes read. Figures:
 // (HeapAlloc after - HeapAlloc before) / pods, each read after two
-// collections. Only a loose bound is asserted: the transform must save.
+// collections, and the growth of MemStats.OtherSys, where the runtime keeps
+// the records of weak pointers. Only a loose bound is asserted: the
+// transform must save.
 func TestInternedPodHeap(t *testing.T) {
 	if name := os.Getenv(heapVariantEnv); name != "" {
 		measureHeapVariant(t, name, os.Getenv(heapDataEnv))
@@ -76,23 +84,24 @@ func TestInternedPodHeap(t *testing.T) {
 		if err != nil {
 			t.Fatalf("variant %s: %v\n%s", v.name, err, out)
 		}
-		var perPod, weakPerPod float64
-		found := false
+		perPod, offHeap, found := 0.0, 0.0, false
 		for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
-			if _, err := fmt.Sscanf(strings.TrimSpace(sc.Text()), "heap_test.go:%d: heapB/pod %f offheapB/pod %f", new(int), &perPod, &weakPerPod); err == nil {
-				found = true
+			_, figure, ok := strings.Cut(sc.Text(), ": heapB/pod ")
+			if ok {
+				_, err := fmt.Sscanf("heapB/pod "+figure, heapFigure, &perPod, &offHeap)
+				found = err == nil
 			}
 		}
 		if !found {
 			t.Fatalf("variant %s printed no figure:\n%s", v.name, out)
 		}
 		heap[v.name] = perPod
-		t.Logf("%-32s %8.0f heap B/pod (runtime metadata outside the heap: %+.0f B/pod)", v.name, perPod, weakPerPod)
+		t.Logf("%-28s %8.0f heap B/pod (runtime metadata outside the heap: %+.0f B/pod)", v.name, perPod, offHeap)
 	}
 	for _, pair := range [][2]string{
-		{"decoded", "decoded+PodTransform"},
-		{"DropManagedFields", "DropManagedFields+PodTransform"},
-		{"decoded", "decoded+PodTransform, updated"},
+		{"decoded", "decoded+InternPod"},
+		{"DropManagedFields", "DropManagedFields+InternPod"},
+		{"decoded", "decoded+InternPod, updated"},
 	} {
 		plain, shared := heap[pair[0]], heap[pair[1]]
 		t.Logf("%s / %s = %.2f", pair[1], pair[0], shared/plain)
@@ -127,10 +136,12 @@ func measureHeapVariant(t *testing.T, name, dataFile string) {
 		for i, d := range data {
 			p := decodePod(t, s, d)
 			if v.dropMF {
-				p, _ = cache.DropManagedFields(p)
+				if p, err = cache.DropManagedFields(p); err != nil {
+					t.Fatal(err)
+				}
 			}
-			if v.share {
-				p, _ = podexample.PodTransform(p)
+			if v.intern {
+				corev1listers.InternPod(p)
 			}
 			pods[i] = p
 			if collectEvery > 0 && i%collectEvery == collectEvery-1 {
@@ -146,7 +157,7 @@ func measureHeapVariant(t *testing.T, name, dataFile string) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	n := float64(len(pods))
-	t.Logf("heapB/pod %.1f offheapB/pod %.1f", float64(after.HeapAlloc-before.HeapAlloc)/n, float64(after.OtherSys-before.OtherSys)/n)
+	t.Logf(heapFigure, float64(after.HeapAlloc-before.HeapAlloc)/n, float64(after.OtherSys-before.OtherSys)/n)
 	runtime.KeepAlive(pods)
 	runtime.KeepAlive(data)
 }
