@@ -22,6 +22,15 @@ import (
 // several kinds of the package use, and InternTransform. The informer
 // factory's package gets an intern_generated.go too, with an
 // InternTransform for the kinds of all its informers.
+//
+// Every lister package stands alone: a type reached from the kinds of two
+// lister packages (a PodSpec, from core/v1 Pods and apps/v1 Deployments) has
+// its walker, encoder and pool in both. Calling one package's from the other
+// would tie the output of one run to that of another (generator runs may
+// cover different input packages and write into one tree, and a run that
+// regenerates one package must not break what another calls), and would
+// export walkers from lister packages. The cost is generated lines, and
+// pools that share within a package's kinds only.
 
 // internSharedFile is the file of the declarations several kinds use.
 const internSharedFile = "intern_generated.go"
