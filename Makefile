@@ -23,7 +23,7 @@ RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/te
 # Iterations of each fuzz target in `make test`.
 FUZZ_ITERATIONS ?= 20000
 
-.PHONY: all build vet generate verify test unit compat swap-test gotool-test e2e controller-runtime demo fuzz bench bench-before-after smoke-kube bench-gen testbin clean
+.PHONY: all build vet generate verify test unit compat swap-test gotool-test e2e controller-runtime demo fuzz bench bench-scale bench-before-after smoke-kube bench-gen testbin clean
 
 all: build
 
@@ -109,6 +109,12 @@ test: vet verify unit fuzz compat swap-test gotool-test e2e controller-runtime
 ## bench: run our benchmarks and client-go's side by side on the same data.
 bench:
 	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCH_COUNT) -benchtime $(BENCH_TIME) ./runtime/cache/...
+
+## bench-scale: informer sync and updates from served protobuf bodies at
+## 10k and 100k pods (500k with SCALE_BENCH_500K=1), ours and client-go's,
+## in PROCS processes; prints medians and ratios.
+bench-scale:
+	bash hack/bench-scale.sh
 
 ## bench-before-after: the informer, lookup and update benchmarks at BEFORE
 ## (a commit) and at the work tree, each in its own process, in rounds.

@@ -1,0 +1,264 @@
+package scalebench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes"
+	clientcache "k8s.io/client-go/tools/cache"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+)
+
+type pod = *corev1.Pod
+
+// Index names: the indexes of runtime/cache's benchmarks.
+const (
+	nsIndex   = "namespace"
+	nodeIndex = "node"
+	appIndex  = "app"
+)
+
+// path is one way an informer syncs: by LIST then WATCH, or by a watch-list
+// stream. client is what both ListerWatchers are built over
+// (cache.NewListWatch's client argument, client-go's
+// ToListWatcherWithWatchListSemantics); it decides, with client-go's
+// WatchListClient feature, whether the reflector streams.
+type path struct {
+	name   string
+	client func(kubernetes.Interface) any
+	want   requests // the requests of one sync
+}
+
+// noWatchList is a clientset that says it does not support watch-list
+// semantics, so that client-go's reflector lists even with the WatchListClient
+// feature on.
+type noWatchList struct{ kubernetes.Interface }
+
+func (noWatchList) IsWatchListSemanticsUnSupported() bool { return true }
+
+var paths = []path{
+	{
+		name:   "sync-list",
+		client: func(cs kubernetes.Interface) any { return noWatchList{cs} },
+		want:   requests{lists: 1, watches: 1},
+	},
+	{
+		name:   "sync-watchlist",
+		client: func(cs kubernetes.Interface) any { return cs },
+		want:   requests{watchLists: 1},
+	},
+}
+
+// counter is the handler's state: it counts adds and updates and signals
+// when a count reaches its target. Both informers call it from one goroutine.
+type counter struct {
+	adds, updates        atomic.Int64
+	addTarget, updTarget atomic.Int64
+	addsDone, updsDone   chan struct{}
+}
+
+func newCounter(adds int) *counter {
+	c := &counter{addsDone: make(chan struct{}, 1), updsDone: make(chan struct{}, 1)}
+	c.addTarget.Store(int64(adds))
+	return c
+}
+
+func (c *counter) add() {
+	if c.adds.Add(1) == c.addTarget.Load() {
+		c.addsDone <- struct{}{}
+	}
+}
+
+func (c *counter) update() {
+	if c.updates.Add(1) == c.updTarget.Load() {
+		c.updsDone <- struct{}{}
+	}
+}
+
+// expectUpdates sets the target of the next updsDone signal to n more
+// updates.
+func (c *counter) expectUpdates(n int) { c.updTarget.Store(c.updates.Load() + int64(n)) }
+
+// informer is one informer, built and not started.
+type informer struct {
+	run    func(context.Context) // Run; returns once every goroutine it started has
+	synced func() bool           // the informer's and the handler registration's HasSynced
+	keys   func() []string       // the keys of the cached objects
+}
+
+// side builds an informer over the pods of cs, with client deciding
+// watch-list support, the three indexes and c as its one handler.
+type side struct {
+	name  string
+	build func(cs kubernetes.Interface, client any, c *counter) (informer, error)
+}
+
+var sides = []side{{"ours", buildOurs}, {"clientgo", buildClientGo}}
+
+// buildOurs builds this project's informer as the generated informers do:
+// over cache.NewListWatch of the typed client's List and Watch.
+func buildOurs(cs kubernetes.Interface, client any, c *counter) (informer, error) {
+	pods := cs.CoreV1().Pods(metav1.NamespaceAll)
+	lw := cache.NewListWatch[pod](pods.List, pods.Watch, client)
+	inf, err := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[pod]{
+		Indexers: cache.Indexers[pod]{
+			nsIndex:   func(p pod) []string { return []string{p.Namespace} },
+			nodeIndex: func(p pod) []string { return []string{p.Spec.NodeName} },
+		},
+	})
+	if err != nil {
+		return informer{}, err
+	}
+	if err := inf.TypedStore().AddLabelIndex(appIndex, "app"); err != nil {
+		return informer{}, err
+	}
+	reg, err := inf.AddTypedEventHandler(clientcache.TypedResourceEventHandlerDetailedFuncs[pod]{
+		AddFunc: func(p pod, _ bool) {
+			if p != nil {
+				c.add()
+			}
+		},
+		UpdateFunc: func(_, p pod) {
+			if p != nil {
+				c.update()
+			}
+		},
+	})
+	if err != nil {
+		return informer{}, err
+	}
+	return informer{
+		run:    inf.RunWithContext,
+		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
+		keys:   inf.GetStore().ListKeys,
+	}, nil
+}
+
+// buildClientGo builds client-go's informer as its generated informers do:
+// over a ListWatch of the typed client's List and Watch, wrapped by
+// ToListWatcherWithWatchListSemantics.
+func buildClientGo(cs kubernetes.Interface, client any, c *counter) (informer, error) {
+	pods := cs.CoreV1().Pods(metav1.NamespaceAll)
+	lw := clientcache.ToListWatcherWithWatchListSemantics(&clientcache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (k8sruntime.Object, error) {
+			return pods.List(ctx, opts)
+		},
+		WatchFuncWithContext: pods.Watch,
+	}, client)
+	inf := clientcache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, clientcache.Indexers{
+		nsIndex: clientcache.MetaNamespaceIndexFunc,
+		nodeIndex: func(obj any) ([]string, error) {
+			return []string{obj.(pod).Spec.NodeName}, nil
+		},
+		appIndex: func(obj any) ([]string, error) {
+			if v, ok := obj.(pod).Labels["app"]; ok {
+				return []string{v}, nil
+			}
+			return nil, nil
+		},
+	})
+	reg, err := inf.AddEventHandler(clientcache.ResourceEventHandlerDetailedFuncs{
+		AddFunc: func(obj any, _ bool) {
+			if obj.(pod) != nil {
+				c.add()
+			}
+		},
+		UpdateFunc: func(_, obj any) {
+			if obj.(pod) != nil {
+				c.update()
+			}
+		},
+	})
+	if err != nil {
+		return informer{}, err
+	}
+	return informer{
+		run:    inf.RunWithContext,
+		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
+		keys:   inf.GetStore().ListKeys,
+	}, nil
+}
+
+// running is a started informer.
+type running struct {
+	cancel  context.CancelFunc
+	stopped chan struct{}
+}
+
+func start(inf informer) *running {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{cancel: cancel, stopped: make(chan struct{})}
+	go func() {
+		defer close(r.stopped)
+		inf.run(ctx)
+	}()
+	return r
+}
+
+// stop stops the informer and waits until Run has returned.
+func (r *running) stop() {
+	r.cancel()
+	<-r.stopped
+}
+
+// timeout bounds every wait, so that a broken path fails instead of hanging.
+const timeout = 10 * time.Minute
+
+// waitSynced waits until the handler has received every add of the initial
+// sync and both HasSynced report true.
+func waitSynced(inf informer, c *counter) error {
+	select {
+	case <-c.addsDone:
+	case <-time.After(timeout):
+		return fmt.Errorf("%d of %d adds after %v", c.adds.Load(), c.addTarget.Load(), timeout)
+	}
+	deadline := time.Now().Add(timeout)
+	for !inf.synced() {
+		if time.Now().After(deadline) {
+			return errors.New("all adds delivered, HasSynced still false")
+		}
+		time.Sleep(10 * time.Microsecond)
+	}
+	return nil
+}
+
+// waitUpdates waits for the updsDone signal.
+func waitUpdates(c *counter) error {
+	select {
+	case <-c.updsDone:
+		return nil
+	case <-time.After(timeout):
+		return fmt.Errorf("%d updates, want %d, after %v", c.updates.Load(), c.updTarget.Load(), timeout)
+	}
+}
+
+// checkSynced reports an error unless the server got exactly the requests
+// of one sync by p and inf holds exactly the pods of b.
+// The WATCH after a LIST may reach the server after the sync, so the counts
+// are awaited (for at most a few seconds) before they are compared.
+func checkSynced(s *server, p path, inf informer, b *bodies) error {
+	deadline := time.Now().Add(5 * time.Second)
+	for s.requests() != p.want && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if got := s.requests(); got != p.want {
+		return fmt.Errorf("%s: server got %v, want %v", p.name, got, p.want)
+	}
+	keys := inf.keys()
+	if len(keys) != b.n {
+		return fmt.Errorf("%s: informer holds %d pods, want %d", p.name, len(keys), b.n)
+	}
+	slices.Sort(keys)
+	if !slices.Equal(keys, b.keys) {
+		return fmt.Errorf("%s: informer's keys differ from the served pods'", p.name)
+	}
+	return nil
+}
