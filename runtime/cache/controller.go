@@ -19,6 +19,9 @@ type controllerOptions struct {
 	ResyncPeriod time.Duration
 	// ShouldResync, when set, is asked on every resync tick; nil means yes.
 	ShouldResync func() bool
+	// Reserve, when set, is told the length of every list before the queue
+	// gets it, so that an empty store can make room for it at once.
+	Reserve func(n int)
 	// WatchErrorHandler is called with every error client-go's ListAndWatch
 	// returns: a failed list, a watch that cannot be opened; errors in an open
 	// watch stream never reach it (docs/clientgo-semantics.md#watch-errors).
@@ -39,7 +42,7 @@ type controller[T Object] struct {
 // newController returns a controller that fills fifo from lw and hands every
 // popped key to process. Run starts it.
 func newController[T Object](lw *ListWatch[T], fifo *DeltaFIFO[T], process popProcessFunc[T], opts controllerOptions) *controller[T] {
-	queue := &fifoQueue[T]{fifo: fifo, process: process, name: opts.Name}
+	queue := &fifoQueue[T]{fifo: fifo, process: process, name: opts.Name, reserve: opts.Reserve}
 	loop := cache.New(&cache.Config{
 		Queue:                        queue,
 		ListerWatcher:                newStreamingListerWatcher(lw.listerWatcher(), queue),
@@ -81,6 +84,7 @@ type fifoQueue[T Object] struct {
 	fifo    *DeltaFIFO[T]
 	process popProcessFunc[T]
 	name    string
+	reserve func(n int) // controllerOptions.Reserve
 
 	mu       sync.Mutex
 	ctx      context.Context // bounds producer waits; set by controller.Run
@@ -140,8 +144,10 @@ func (q *fifoQueue[T]) Delete(obj any) error {
 // stream's first object, which the collected ones account for).
 func (q *fifoQueue[T]) Replace(list []any, resourceVersion string) error {
 	if s := q.takeStreamed(resourceVersion); s != nil {
+		q.reserveFor(len(s.objs))
 		return q.fifo.replace(q.context(), s.objs, true)
 	}
+	q.reserveFor(len(list))
 	objs := make([]T, len(list))
 	for i, obj := range list {
 		t, err := typed[T](obj)
@@ -151,6 +157,12 @@ func (q *fifoQueue[T]) Replace(list []any, resourceVersion string) error {
 		objs[i] = t
 	}
 	return q.fifo.Replace(q.context(), objs)
+}
+
+func (q *fifoQueue[T]) reserveFor(n int) {
+	if q.reserve != nil {
+		q.reserve(n)
+	}
 }
 
 func (q *fifoQueue[T]) Resync() error { return q.fifo.Resync(q.context()) }

@@ -408,6 +408,7 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 		ResyncPeriod:      s.resyncCheckPeriod,
 		ShouldResync:      func() bool { return s.processor.shouldResync(s.clock.Now()) },
 		WatchErrorHandler: s.watchErrorHandler,
+		Reserve:           s.indexer.reserve,
 	})
 	s.started = true
 	s.processor.start(logger)

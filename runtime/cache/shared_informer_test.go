@@ -1256,3 +1256,23 @@ func TestInformerCallsWatchErrorHandlerWhenListFails(t *testing.T) {
 	}
 	eventually(t, "the informer has synced after the retry", inf.HasSynced)
 }
+
+// The first list makes room in the empty store for all its objects at once:
+// the store's slot array is allocated for the list's length, not grown to it.
+func TestInformerFirstListReservesTheStore(t *testing.T) {
+	const listed = 3000
+	var objs []runtime.Object
+	for i := range listed {
+		objs = append(objs, podAt(fmt.Sprintf("p%04d", i), "1"))
+	}
+	inf, _ := clientInformer(fake.NewClientset(objs...), podInformerOptions{})
+	reg := register(t, inf, newRecorder(nil))
+	runInformer(t, context.Background(), inf)
+	eventually(t, "the handler has synced", reg.HasSynced)
+	store := inf.TypedStore()
+	store.mu.RLock()
+	defer store.mu.RUnlock()
+	if got := cap(store.entries); got != listed {
+		t.Errorf("the store's slot array has room for %d objects after a list of %d", got, listed)
+	}
+}

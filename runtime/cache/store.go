@@ -199,6 +199,17 @@ func (s *Indexer[T]) releaseNamespaceLocked(name string, ns *namespace) {
 	}
 }
 
+// reserve gives an empty store room for n objects, so that filling it (an
+// informer's first list) does not grow its tables step by step. It does
+// nothing to a store that holds objects or has room already.
+func (s *Indexer[T]) reserve(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.count == 0 && n > cap(s.entries) {
+		s.resetLocked(n)
+	}
+}
+
 // resetLocked empties the store, keeping its indexes, with room for
 // capacity objects.
 func (s *Indexer[T]) resetLocked(capacity int) {
