@@ -44,6 +44,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	clientcache "k8s.io/client-go/tools/cache"
 
+	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
@@ -143,32 +144,6 @@ func (s *script) watchPods(_ context.Context, opts metav1.ListOptions) (watch.In
 	return s.watcher, nil
 }
 
-// counter is the benchmarks' handler: it counts adds and updates and signals
-// when a count reaches its target. Both informers call it from one goroutine.
-type counter struct {
-	adds, updates        atomic.Int64
-	addTarget, updTarget atomic.Int64
-	addsDone, updsDone   chan struct{}
-}
-
-func newCounter(adds int) *counter {
-	c := &counter{addsDone: make(chan struct{}, 1), updsDone: make(chan struct{}, 1)}
-	c.addTarget.Store(int64(adds))
-	return c
-}
-
-func (c *counter) add() {
-	if c.adds.Add(1) == c.addTarget.Load() {
-		c.addsDone <- struct{}{}
-	}
-}
-
-func (c *counter) update() {
-	if c.updates.Add(1) == c.updTarget.Load() {
-		c.updsDone <- struct{}{}
-	}
-}
-
 // informer is one informer, built and not started.
 type informer struct {
 	run    func(context.Context) // Run; returns once every goroutine it started has
@@ -177,30 +152,30 @@ type informer struct {
 
 // builder builds an informer over s with the three indexes and c as its one
 // handler; dropManagedFields sets a transform that clears managedFields.
-type builder func(s *script, c *counter, dropManagedFields bool) informer
+type builder func(s *script, c *eventcount.Counter, dropManagedFields bool) informer
 
-func buildOurs(s *script, c *counter, dropManagedFields bool) informer {
+func buildOurs(s *script, c *eventcount.Counter, dropManagedFields bool) informer {
 	return buildOursWith(s, c, dropManagedFields, false)
 }
 
 // buildOursAppend is buildOurs with the index functions in append form
 // (cache.AppendIndexFunc).
-func buildOursAppend(s *script, c *counter, dropManagedFields bool) informer {
+func buildOursAppend(s *script, c *eventcount.Counter, dropManagedFields bool) informer {
 	return buildOursWithIndexes(s, c, dropManagedFields, false, true)
 }
 
 // buildOursUntyped is buildOurs with client-go's untyped handler type (the
 // one buildClientGo registers, type assertion included) instead of a typed
 // one: the path of code written for client-go's informers.
-func buildOursUntyped(s *script, c *counter, dropManagedFields bool) informer {
+func buildOursUntyped(s *script, c *eventcount.Counter, dropManagedFields bool) informer {
 	return buildOursWith(s, c, dropManagedFields, true)
 }
 
-func buildOursWith(s *script, c *counter, dropManagedFields, untyped bool) informer {
+func buildOursWith(s *script, c *eventcount.Counter, dropManagedFields, untyped bool) informer {
 	return buildOursWithIndexes(s, c, dropManagedFields, untyped, false)
 }
 
-func buildOursWithIndexes(s *script, c *counter, dropManagedFields, untyped, appendForm bool) informer {
+func buildOursWithIndexes(s *script, c *eventcount.Counter, dropManagedFields, untyped, appendForm bool) informer {
 	lw := cache.NewListWatch[pod](s.listPods, s.watchPods, s.client())
 	var opts cache.SharedIndexInformerOptions[pod]
 	if !appendForm {
@@ -230,12 +205,12 @@ func buildOursWithIndexes(s *script, c *counter, dropManagedFields, untyped, app
 		reg, err = inf.AddTypedEventHandler(clientcache.TypedResourceEventHandlerDetailedFuncs[pod]{
 			AddFunc: func(p pod, _ bool) {
 				if p != nil {
-					c.add()
+					c.Add()
 				}
 			},
 			UpdateFunc: func(_, p pod) {
 				if p != nil {
-					c.update()
+					c.Update()
 				}
 			},
 		})
@@ -251,22 +226,22 @@ func buildOursWithIndexes(s *script, c *counter, dropManagedFields, untyped, app
 
 // clientGoCountingHandler is the untyped handler a user of client-go's
 // informers writes: it type-asserts every object.
-func clientGoCountingHandler(c *counter) clientcache.ResourceEventHandler {
+func clientGoCountingHandler(c *eventcount.Counter) clientcache.ResourceEventHandler {
 	return clientcache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(obj any, _ bool) {
 			if obj.(pod) != nil {
-				c.add()
+				c.Add()
 			}
 		},
 		UpdateFunc: func(_, obj any) {
 			if obj.(pod) != nil {
-				c.update()
+				c.Update()
 			}
 		},
 	}
 }
 
-func buildClientGo(s *script, c *counter, dropManagedFields bool) informer {
+func buildClientGo(s *script, c *eventcount.Counter, dropManagedFields bool) informer {
 	lw := clientcache.ToListWatcherWithWatchListSemantics(&clientcache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (k8sruntime.Object, error) {
 			return s.listPods(ctx, opts)
@@ -328,8 +303,8 @@ func (r *running) stop() {
 
 // waitSynced waits until the handler has received every add of the initial
 // list and both HasSynced report true.
-func waitSynced(inf informer, c *counter) {
-	<-c.addsDone
+func waitSynced(inf informer, c *eventcount.Counter) {
+	<-c.AddsDone()
 	for !inf.synced() {
 		time.Sleep(10 * time.Microsecond)
 	}
@@ -414,7 +389,7 @@ func benchmarkSync(b *testing.B, watchList bool) {
 			list := getPodList(b)
 			n := len(list.Items)
 			warmSync.Do(func() {
-				c := newCounter(n)
+				c := eventcount.New(n)
 				inf := buildClientGo(newScript(func() *corev1.PodList { return list }), c, false)
 				r := start(inf)
 				waitSynced(inf, c)
@@ -423,7 +398,7 @@ func benchmarkSync(b *testing.B, watchList bool) {
 			var sum totals
 			for b.Loop() {
 				b.StopTimer()
-				c := newCounter(n)
+				c := eventcount.New(n)
 				s := newScript(func() *corev1.PodList { return list })
 				s.watchList = watchList
 				inf := bl.build(s, c, false)
@@ -481,7 +456,7 @@ func BenchmarkInformerUpdates(b *testing.B) {
 			for i, node := range f.nodes {
 				nextNode[node] = f.nodes[(i+1)%len(f.nodes)]
 			}
-			c := newCounter(len(list.Items))
+			c := eventcount.New(len(list.Items))
 			s := newScript(func() *corev1.PodList { return list })
 			inf := bl.build(s, c, false)
 			r := start(inf)
@@ -507,7 +482,7 @@ func BenchmarkInformerUpdates(b *testing.B) {
 						events = append(events, testpods.Updated(p, rv, node))
 					}
 				}
-				c.updTarget.Store(c.updates.Load() + int64(len(events)))
+				c.ExpectUpdates(len(events))
 				runtime.GC()
 				var before, after sample
 				before.read()
@@ -520,7 +495,7 @@ func BenchmarkInformerUpdates(b *testing.B) {
 						s.watcher.Modify(e)
 					}
 				}()
-				<-c.updsDone
+				<-c.UpdatesDone()
 				<-pushed
 				b.StopTimer()
 				stopProfile()
@@ -576,7 +551,7 @@ func BenchmarkInformerMemory(b *testing.B) {
 				own := objectBytes(f.pods, dropMF)
 				var grown uint64
 				for b.Loop() {
-					c := newCounter(len(f.pods))
+					c := eventcount.New(len(f.pods))
 					inf := bl.build(newScript(func() *corev1.PodList { return ownManagedFields(f.pods) }), c, dropMF)
 					var before, after runtime.MemStats
 					runtime.GC()

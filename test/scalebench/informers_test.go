@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -14,6 +13,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	clientcache "k8s.io/client-go/tools/cache"
 
+	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
 
@@ -57,36 +57,6 @@ var paths = []path{
 	},
 }
 
-// counter is the handler's state: it counts adds and updates and signals
-// when a count reaches its target. Both informers call it from one goroutine.
-type counter struct {
-	adds, updates        atomic.Int64
-	addTarget, updTarget atomic.Int64
-	addsDone, updsDone   chan struct{}
-}
-
-func newCounter(adds int) *counter {
-	c := &counter{addsDone: make(chan struct{}, 1), updsDone: make(chan struct{}, 1)}
-	c.addTarget.Store(int64(adds))
-	return c
-}
-
-func (c *counter) add() {
-	if c.adds.Add(1) == c.addTarget.Load() {
-		c.addsDone <- struct{}{}
-	}
-}
-
-func (c *counter) update() {
-	if c.updates.Add(1) == c.updTarget.Load() {
-		c.updsDone <- struct{}{}
-	}
-}
-
-// expectUpdates sets the target of the next updsDone signal to n more
-// updates.
-func (c *counter) expectUpdates(n int) { c.updTarget.Store(c.updates.Load() + int64(n)) }
-
 // informer is one informer, built and not started.
 type informer struct {
 	run    func(context.Context) // Run; returns once every goroutine it started has
@@ -98,14 +68,14 @@ type informer struct {
 // watch-list support, the three indexes and c as its one handler.
 type side struct {
 	name  string
-	build func(cs kubernetes.Interface, client any, c *counter) (informer, error)
+	build func(cs kubernetes.Interface, client any, c *eventcount.Counter) (informer, error)
 }
 
 var sides = []side{{"ours", buildOurs}, {"clientgo", buildClientGo}}
 
 // buildOurs builds this project's informer as the generated informers do:
 // over cache.NewListWatch of the typed client's List and Watch.
-func buildOurs(cs kubernetes.Interface, client any, c *counter) (informer, error) {
+func buildOurs(cs kubernetes.Interface, client any, c *eventcount.Counter) (informer, error) {
 	pods := cs.CoreV1().Pods(metav1.NamespaceAll)
 	lw := cache.NewListWatch[pod](pods.List, pods.Watch, client)
 	inf, err := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[pod]{
@@ -123,12 +93,12 @@ func buildOurs(cs kubernetes.Interface, client any, c *counter) (informer, error
 	reg, err := inf.AddTypedEventHandler(clientcache.TypedResourceEventHandlerDetailedFuncs[pod]{
 		AddFunc: func(p pod, _ bool) {
 			if p != nil {
-				c.add()
+				c.Add()
 			}
 		},
 		UpdateFunc: func(_, p pod) {
 			if p != nil {
-				c.update()
+				c.Update()
 			}
 		},
 	})
@@ -145,7 +115,7 @@ func buildOurs(cs kubernetes.Interface, client any, c *counter) (informer, error
 // buildClientGo builds client-go's informer as its generated informers do:
 // over a ListWatch of the typed client's List and Watch, wrapped by
 // ToListWatcherWithWatchListSemantics.
-func buildClientGo(cs kubernetes.Interface, client any, c *counter) (informer, error) {
+func buildClientGo(cs kubernetes.Interface, client any, c *eventcount.Counter) (informer, error) {
 	pods := cs.CoreV1().Pods(metav1.NamespaceAll)
 	lw := clientcache.ToListWatcherWithWatchListSemantics(&clientcache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (k8sruntime.Object, error) {
@@ -168,12 +138,12 @@ func buildClientGo(cs kubernetes.Interface, client any, c *counter) (informer, e
 	reg, err := inf.AddEventHandler(clientcache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(obj any, _ bool) {
 			if obj.(pod) != nil {
-				c.add()
+				c.Add()
 			}
 		},
 		UpdateFunc: func(_, obj any) {
 			if obj.(pod) != nil {
-				c.update()
+				c.Update()
 			}
 		},
 	})
@@ -214,11 +184,11 @@ const timeout = 10 * time.Minute
 
 // waitSynced waits until the handler has received every add of the initial
 // sync and both HasSynced report true.
-func waitSynced(inf informer, c *counter) error {
+func waitSynced(inf informer, c *eventcount.Counter) error {
 	select {
-	case <-c.addsDone:
+	case <-c.AddsDone():
 	case <-time.After(timeout):
-		return fmt.Errorf("%d of %d adds after %v", c.adds.Load(), c.addTarget.Load(), timeout)
+		return fmt.Errorf("%d of %d adds after %v", c.Adds(), c.AddTarget(), timeout)
 	}
 	deadline := time.Now().Add(timeout)
 	for !inf.synced() {
@@ -231,12 +201,12 @@ func waitSynced(inf informer, c *counter) error {
 }
 
 // waitUpdates waits for the updsDone signal.
-func waitUpdates(c *counter) error {
+func waitUpdates(c *eventcount.Counter) error {
 	select {
-	case <-c.updsDone:
+	case <-c.UpdatesDone():
 		return nil
 	case <-time.After(timeout):
-		return fmt.Errorf("%d updates, want %d, after %v", c.updates.Load(), c.updTarget.Load(), timeout)
+		return fmt.Errorf("%d updates, want %d, after %v", c.Updates(), c.UpdateTarget(), timeout)
 	}
 }
 

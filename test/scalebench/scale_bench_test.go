@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	restclientwatch "k8s.io/client-go/rest/watch"
 
+	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 )
 
@@ -168,7 +169,7 @@ func benchSync(b *testing.B, bd *bodies, p path, sd side) {
 	for b.Loop() {
 		b.StopTimer()
 		srv.reset()
-		c := newCounter(bd.n)
+		c := eventcount.New(bd.n)
 		inf, err := sd.build(cs, p.client(cs), c)
 		if err != nil {
 			b.Fatal(err)
@@ -210,7 +211,7 @@ func benchUpdates(b *testing.B, bd *bodies, sd side) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := newCounter(bd.n)
+	c := eventcount.New(bd.n)
 	inf, err := sd.build(cs, p.client(cs), c)
 	if err != nil {
 		b.Fatal(err)
@@ -229,7 +230,7 @@ func benchUpdates(b *testing.B, bd *bodies, sd side) {
 		b.StopTimer()
 		body := bd.updates[set%len(bd.updates)]
 		set++
-		c.expectUpdates(bd.m)
+		c.ExpectUpdates(bd.m)
 		runtime.GC()
 		var before, after sample
 		if err := before.read(); err != nil {

@@ -5,6 +5,7 @@ import (
 
 	clientfeatures "k8s.io/client-go/features"
 
+	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 )
 
@@ -34,7 +35,7 @@ func TestSyncAgrees(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				c := newCounter(bd.n)
+				c := eventcount.New(bd.n)
 				inf, err := sd.build(cs, p.client(cs), c)
 				if err != nil {
 					t.Fatal(err)
@@ -48,16 +49,16 @@ func TestSyncAgrees(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, body := range bd.updates {
-					c.expectUpdates(bd.m)
+					c.ExpectUpdates(bd.m)
 					srv.updates <- body
 					if err := waitUpdates(c); err != nil {
 						t.Fatal(err)
 					}
 				}
-				if got, want := c.updates.Load(), int64(len(bd.updates)*bd.m); got != want {
+				if got, want := c.Updates(), int64(len(bd.updates)*bd.m); got != want {
 					t.Errorf("handler saw %d updates, want %d", got, want)
 				}
-				if got := c.adds.Load(); got != int64(bd.n) {
+				if got := c.Adds(); got != int64(bd.n) {
 					t.Errorf("handler saw %d adds, want %d", got, bd.n)
 				}
 				if got := srv.requests(); got != p.want {
