@@ -400,9 +400,9 @@ type runningInformer struct {
 	done   chan struct{} // closed when Run returns
 }
 
-// runInformer starts inf.RunWithContext(ctx); the test's cleanup stops it and
-// waits for it to return.
-func runInformer(t *testing.T, ctx context.Context, inf *podInformer) *runningInformer {
+// runInformer starts inf.RunWithContext(ctx) (ours or client-go's informer);
+// the test's cleanup stops it and waits for it to return.
+func runInformer(t *testing.T, ctx context.Context, inf interface{ RunWithContext(context.Context) }) *runningInformer {
 	ctx, cancel := context.WithCancel(ctx)
 	r := &runningInformer{cancel: cancel, done: make(chan struct{})}
 	go func() {

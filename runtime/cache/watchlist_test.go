@@ -215,16 +215,7 @@ func wlRun(t *testing.T, ours bool, streams [][]watch.Event, list *corev1.PodLis
 	if _, err := inf.AddEventHandler(rec.handler()); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		inf.RunWithContext(ctx)
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
+	defer runInformer(t, context.Background(), inf).stop(t)
 	testwait.For(t, 10*time.Second, fmt.Sprintf("%d handler calls", want), func() string {
 		if got := rec.get(); len(got) < want || !inf.HasSynced() {
 			return fmt.Sprintf("%d calls %q, synced %v", len(got), got, inf.HasSynced())
@@ -291,10 +282,9 @@ func TestWatchListStreamSyncsAsClientGo(t *testing.T) {
 	}
 }
 
-// A stream that ends before its initial events did is streamed again; what
-// the first one collected is forgotten. Stopping the informer while a stream
-// is being collected ends the collecting goroutine (TestMain checks that no
-// goroutine is left).
+// A stream that ends before its initial events did is streamed again (not
+// listed: the reflector saw the stream's first event); what the first one
+// collected is forgotten.
 func TestWatchListStreamCutShortIsStreamedAgain(t *testing.T) {
 	streams := [][]watch.Event{
 		{wlEvent(watch.Added, "a", "1"), wlEvent(watch.Added, "b", "2")},
@@ -305,16 +295,7 @@ func TestWatchListStreamCutShortIsStreamedAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		inf.RunWithContext(ctx)
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
+	running := runInformer(t, context.Background(), inf)
 	testwait.Until(t, 10*time.Second, "the first watch", func() bool { return len(e.log()) > 0 })
 	e.mu.Lock()
 	e.watchers[0].Stop() // the server ends the first stream early
@@ -331,9 +312,28 @@ func TestWatchListStreamCutShortIsStreamedAgain(t *testing.T) {
 		t.Errorf("requests %q, want two watch-lists", log)
 	}
 
-	// A third stream, never ended, is being collected when the informer stops.
-	cancel()
-	<-done
+	running.stop(t)
+}
+
+// An informer stopped while a stream's initial events are being collected
+// stops the collecting goroutine with the watch (TestMain checks that no
+// goroutine is left), and has not synced.
+func TestWatchListStopWhileCollecting(t *testing.T) {
+	e := &wlEndpoint{streams: [][]watch.Event{{wlEvent(watch.Added, "a", "1"), wlEvent(watch.Added, "b", "2")}}}
+	inf, err := NewSharedIndexInformer(NewListWatch[*corev1.Pod](e.List, e.Watch, nil), SharedIndexInformerOptions[*corev1.Pod]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := runInformer(t, context.Background(), inf)
+	testwait.Until(t, 10*time.Second, "the stream's events to be read", func() bool {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		return len(e.watchers) == 1 && len(e.watchers[0].ResultChan()) == 0
+	})
+	running.stop(t)
+	if inf.HasSynced() {
+		t.Error("HasSynced() = true without the bookmark that ends the initial events")
+	}
 }
 
 // With client-go's watch-list consistency detector on, the reflector keeps
