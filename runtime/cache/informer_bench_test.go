@@ -45,6 +45,7 @@ import (
 	clientcache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/runner"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
@@ -279,27 +280,8 @@ var builders = []struct {
 	{"clientgo", buildClientGo},
 }
 
-// running is a started informer.
-type running struct {
-	cancel  context.CancelFunc
-	stopped chan struct{}
-}
-
-func start(inf informer) *running {
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{cancel: cancel, stopped: make(chan struct{})}
-	go func() {
-		defer close(r.stopped)
-		inf.run(ctx)
-	}()
-	return r
-}
-
-// stop stops the informer and waits until Run has returned.
-func (r *running) stop() {
-	r.cancel()
-	<-r.stopped
-}
+// start runs inf until the returned Running is stopped.
+func start(inf informer) *runner.Running { return runner.Start(inf.run) }
 
 // waitSynced waits until the handler has received every add of the initial
 // list and both HasSynced report true.
@@ -393,7 +375,7 @@ func benchmarkSync(b *testing.B, watchList bool) {
 				inf := buildClientGo(newScript(func() *corev1.PodList { return list }), c, false)
 				r := start(inf)
 				waitSynced(inf, c)
-				r.stop()
+				r.Stop()
 			})
 			var sum totals
 			for b.Loop() {
@@ -418,7 +400,7 @@ func benchmarkSync(b *testing.B, watchList bool) {
 				stopProfile()
 				after.read()
 				sum.add(&before, &after)
-				r.stop()
+				r.Stop()
 				b.StartTimer()
 			}
 			objs := float64(b.N) * float64(n)
@@ -460,7 +442,7 @@ func BenchmarkInformerUpdates(b *testing.B) {
 			s := newScript(func() *corev1.PodList { return list })
 			inf := bl.build(s, c, false)
 			r := start(inf)
-			defer r.stop()
+			defer r.Stop()
 			waitSynced(inf, c)
 
 			rv := 60_000_000
@@ -561,7 +543,7 @@ func BenchmarkInformerMemory(b *testing.B) {
 					runtime.GC()
 					runtime.ReadMemStats(&after)
 					grown += after.HeapAlloc - before.HeapAlloc
-					r.stop()
+					r.Stop()
 				}
 				perObj := float64(grown) / (float64(b.N) * float64(len(f.pods)))
 				b.ReportMetric(perObj, "heapB/obj")

@@ -14,6 +14,7 @@ import (
 	clientcache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/runner"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
 
@@ -157,27 +158,8 @@ func buildClientGo(cs kubernetes.Interface, client any, c *eventcount.Counter) (
 	}, nil
 }
 
-// running is a started informer.
-type running struct {
-	cancel  context.CancelFunc
-	stopped chan struct{}
-}
-
-func start(inf informer) *running {
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{cancel: cancel, stopped: make(chan struct{})}
-	go func() {
-		defer close(r.stopped)
-		inf.run(ctx)
-	}()
-	return r
-}
-
-// stop stops the informer and waits until Run has returned.
-func (r *running) stop() {
-	r.cancel()
-	<-r.stopped
-}
+// start runs inf until the returned Running is stopped.
+func start(inf informer) *runner.Running { return runner.Start(inf.run) }
 
 // timeout bounds every wait, so that a broken path fails instead of hanging.
 const timeout = 10 * time.Minute

@@ -184,7 +184,7 @@ func benchSync(b *testing.B, bd *bodies, p path, sd side) {
 		err = waitSynced(inf, c)
 		b.StopTimer()
 		if err != nil {
-			r.stop()
+			r.Stop()
 			b.Fatal(err)
 		}
 		if err := after.read(); err != nil {
@@ -193,7 +193,7 @@ func benchSync(b *testing.B, bd *bodies, p path, sd side) {
 		sum.add(&before, &after)
 		sum.addHeap(&before)
 		err = checkSynced(srv, p, inf, bd)
-		r.stop()
+		r.Stop()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -217,7 +217,7 @@ func benchUpdates(b *testing.B, bd *bodies, sd side) {
 		b.Fatal(err)
 	}
 	r := start(inf)
-	defer r.stop()
+	defer r.Stop()
 	if err := waitSynced(inf, c); err != nil {
 		b.Fatal(err)
 	}

@@ -41,7 +41,7 @@ func TestSyncAgrees(t *testing.T) {
 					t.Fatal(err)
 				}
 				r := start(inf)
-				defer r.stop()
+				defer r.Stop()
 				if err := waitSynced(inf, c); err != nil {
 					t.Fatal(err)
 				}
