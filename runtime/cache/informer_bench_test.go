@@ -201,20 +201,9 @@ func buildOursWithIndexes(s *script, c *eventcount.Counter, dropManagedFields, u
 	}
 	var reg clientcache.ResourceEventHandlerRegistration
 	if untyped {
-		reg, err = inf.AddEventHandler(clientGoCountingHandler(c))
+		reg, err = inf.AddEventHandler(eventcount.Handler[pod](c))
 	} else {
-		reg, err = inf.AddTypedEventHandler(clientcache.TypedResourceEventHandlerDetailedFuncs[pod]{
-			AddFunc: func(p pod, _ bool) {
-				if p != nil {
-					c.Add()
-				}
-			},
-			UpdateFunc: func(_, p pod) {
-				if p != nil {
-					c.Update()
-				}
-			},
-		})
+		reg, err = inf.AddTypedEventHandler(eventcount.TypedHandler[pod](c))
 	}
 	if err != nil {
 		panic(err)
@@ -222,23 +211,6 @@ func buildOursWithIndexes(s *script, c *eventcount.Counter, dropManagedFields, u
 	return informer{
 		run:    inf.RunWithContext,
 		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
-	}
-}
-
-// clientGoCountingHandler is the untyped handler a user of client-go's
-// informers writes: it type-asserts every object.
-func clientGoCountingHandler(c *eventcount.Counter) clientcache.ResourceEventHandler {
-	return clientcache.ResourceEventHandlerDetailedFuncs{
-		AddFunc: func(obj any, _ bool) {
-			if obj.(pod) != nil {
-				c.Add()
-			}
-		},
-		UpdateFunc: func(_, obj any) {
-			if obj.(pod) != nil {
-				c.Update()
-			}
-		},
 	}
 }
 
@@ -261,7 +233,7 @@ func buildClientGo(s *script, c *eventcount.Counter, dropManagedFields bool) inf
 			panic(err)
 		}
 	}
-	reg, err := inf.AddEventHandler(clientGoCountingHandler(c))
+	reg, err := inf.AddEventHandler(eventcount.Handler[pod](c))
 	if err != nil {
 		panic(err)
 	}

@@ -91,18 +91,7 @@ func buildOurs(cs kubernetes.Interface, client any, c *eventcount.Counter) (info
 	if err := inf.TypedStore().AddLabelIndex(appIndex, "app"); err != nil {
 		return informer{}, err
 	}
-	reg, err := inf.AddTypedEventHandler(clientcache.TypedResourceEventHandlerDetailedFuncs[pod]{
-		AddFunc: func(p pod, _ bool) {
-			if p != nil {
-				c.Add()
-			}
-		},
-		UpdateFunc: func(_, p pod) {
-			if p != nil {
-				c.Update()
-			}
-		},
-	})
+	reg, err := inf.AddTypedEventHandler(eventcount.TypedHandler[pod](c))
 	if err != nil {
 		return informer{}, err
 	}
@@ -136,18 +125,7 @@ func buildClientGo(cs kubernetes.Interface, client any, c *eventcount.Counter) (
 			return nil, nil
 		},
 	})
-	reg, err := inf.AddEventHandler(clientcache.ResourceEventHandlerDetailedFuncs{
-		AddFunc: func(obj any, _ bool) {
-			if obj.(pod) != nil {
-				c.Add()
-			}
-		},
-		UpdateFunc: func(_, obj any) {
-			if obj.(pod) != nil {
-				c.Update()
-			}
-		},
-	})
+	reg, err := inf.AddEventHandler(eventcount.Handler[pod](c))
 	if err != nil {
 		return informer{}, err
 	}
