@@ -34,7 +34,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,6 +44,7 @@ import (
 	clientcache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/procstat"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/runner"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -284,34 +284,11 @@ func getPodList(b *testing.B) *corev1.PodList {
 	return podList
 }
 
-// sample is what a timed section is measured by besides wall time: the
-// runtime's allocation counters and the CPU time of the process (every
-// goroutine, the runtime's included).
-type sample struct {
-	mem runtime.MemStats
-	cpu time.Duration
-}
-
-func (s *sample) read() {
-	runtime.ReadMemStats(&s.mem)
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		panic(err)
+// read takes a reading of s for a timed section.
+func read(b *testing.B, s *procstat.Sample) {
+	if err := s.Read(); err != nil {
+		b.Fatal(err)
 	}
-	s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// totals sums the differences of samples over a benchmark's timed sections.
-type totals struct {
-	mallocs, bytes, gcs uint64
-	cpu                 time.Duration
-}
-
-func (t *totals) add(before, after *sample) {
-	t.mallocs += after.mem.Mallocs - before.mem.Mallocs
-	t.bytes += after.mem.TotalAlloc - before.mem.TotalAlloc
-	t.gcs += uint64(after.mem.NumGC - before.mem.NumGC)
-	t.cpu += after.cpu - before.cpu
 }
 
 // BenchmarkInformerSync measures an informer's initial sync of 100,000 pods:
@@ -349,7 +326,7 @@ func benchmarkSync(b *testing.B, watchList bool) {
 				waitSynced(inf, c)
 				r.Stop()
 			})
-			var sum totals
+			var sum procstat.Totals
 			for b.Loop() {
 				b.StopTimer()
 				c := eventcount.New(n)
@@ -357,8 +334,8 @@ func benchmarkSync(b *testing.B, watchList bool) {
 				s.watchList = watchList
 				inf := bl.build(s, c, false)
 				runtime.GC()
-				var before, after sample
-				before.read()
+				var before, after procstat.Sample
+				read(b, &before)
 				stopProfile := timedProfile(b)
 				b.StartTimer()
 				r := start(inf)
@@ -370,17 +347,17 @@ func benchmarkSync(b *testing.B, watchList bool) {
 				}
 				b.StopTimer()
 				stopProfile()
-				after.read()
-				sum.add(&before, &after)
+				read(b, &after)
+				sum.Add(&before, &after)
 				r.Stop()
 				b.StartTimer()
 			}
 			objs := float64(b.N) * float64(n)
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/objs, "ns/obj")
-			b.ReportMetric(float64(sum.cpu.Nanoseconds())/objs, "cpu-ns/obj")
-			b.ReportMetric(float64(sum.mallocs)/objs, "allocs/obj")
-			b.ReportMetric(float64(sum.bytes)/objs, "allocB/obj")
-			b.ReportMetric(float64(sum.gcs)/float64(b.N), "gcs/op")
+			b.ReportMetric(float64(sum.CPU.Nanoseconds())/objs, "cpu-ns/obj")
+			b.ReportMetric(float64(sum.Mallocs)/objs, "allocs/obj")
+			b.ReportMetric(float64(sum.Bytes)/objs, "allocB/obj")
+			b.ReportMetric(float64(sum.GCs)/float64(b.N), "gcs/op")
 		})
 	}
 }
@@ -419,7 +396,7 @@ func BenchmarkInformerUpdates(b *testing.B) {
 
 			rv := 60_000_000
 			events := make([]pod, 0, updateEvents)
-			var sum totals
+			var sum procstat.Totals
 			for b.Loop() {
 				b.StopTimer()
 				clear(events)
@@ -438,8 +415,8 @@ func BenchmarkInformerUpdates(b *testing.B) {
 				}
 				c.ExpectUpdates(len(events))
 				runtime.GC()
-				var before, after sample
-				before.read()
+				var before, after procstat.Sample
+				read(b, &before)
 				pushed := make(chan struct{})
 				stopProfile := timedProfile(b)
 				b.StartTimer()
@@ -453,16 +430,16 @@ func BenchmarkInformerUpdates(b *testing.B) {
 				<-pushed
 				b.StopTimer()
 				stopProfile()
-				after.read()
-				sum.add(&before, &after)
+				read(b, &after)
+				sum.Add(&before, &after)
 				b.StartTimer()
 			}
 			total := float64(b.N) * updateEvents
 			b.ReportMetric(total/b.Elapsed().Seconds(), "events/s")
-			b.ReportMetric(float64(sum.cpu.Nanoseconds())/total, "cpu-ns/event")
-			b.ReportMetric(float64(sum.mallocs)/total, "allocs/event")
-			b.ReportMetric(float64(sum.bytes)/total, "B/event")
-			b.ReportMetric(float64(sum.gcs)/float64(b.N), "gcs/op")
+			b.ReportMetric(float64(sum.CPU.Nanoseconds())/total, "cpu-ns/event")
+			b.ReportMetric(float64(sum.Mallocs)/total, "allocs/event")
+			b.ReportMetric(float64(sum.Bytes)/total, "B/event")
+			b.ReportMetric(float64(sum.GCs)/float64(b.N), "gcs/op")
 		})
 	}
 }

@@ -23,6 +23,7 @@ import (
 	restclientwatch "k8s.io/client-go/rest/watch"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/procstat"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 )
 
@@ -165,7 +166,7 @@ func benchSync(b *testing.B, bd *bodies, p path, sd side) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var sum totals
+	var sum procstat.Totals
 	for b.Loop() {
 		b.StopTimer()
 		srv.reset()
@@ -175,8 +176,8 @@ func benchSync(b *testing.B, bd *bodies, p path, sd side) {
 			b.Fatal(err)
 		}
 		runtime.GC()
-		var before, after sample
-		if err := before.read(); err != nil {
+		var before, after procstat.Sample
+		if err := before.Read(); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
@@ -187,11 +188,11 @@ func benchSync(b *testing.B, bd *bodies, p path, sd side) {
 			r.Stop()
 			b.Fatal(err)
 		}
-		if err := after.read(); err != nil {
+		if err := after.Read(); err != nil {
 			b.Fatal(err)
 		}
-		sum.add(&before, &after)
-		sum.addHeap(&before)
+		sum.Add(&before, &after)
+		sum.AddHeap(&before)
 		err = checkSynced(srv, p, inf, bd)
 		r.Stop()
 		if err != nil {
@@ -224,7 +225,7 @@ func benchUpdates(b *testing.B, bd *bodies, sd side) {
 	if err := checkSynced(srv, p, inf, bd); err != nil {
 		b.Fatal(err)
 	}
-	var sum totals
+	var sum procstat.Totals
 	set := 0
 	for b.Loop() {
 		b.StopTimer()
@@ -232,8 +233,8 @@ func benchUpdates(b *testing.B, bd *bodies, sd side) {
 		set++
 		c.ExpectUpdates(bd.m)
 		runtime.GC()
-		var before, after sample
-		if err := before.read(); err != nil {
+		var before, after procstat.Sample
+		if err := before.Read(); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
@@ -243,10 +244,10 @@ func benchUpdates(b *testing.B, bd *bodies, sd side) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := after.read(); err != nil {
+		if err := after.Read(); err != nil {
 			b.Fatal(err)
 		}
-		sum.add(&before, &after)
+		sum.Add(&before, &after)
 		b.StartTimer()
 	}
 	b.StopTimer()
@@ -262,18 +263,18 @@ func benchUpdates(b *testing.B, bd *bodies, sd side) {
 }
 
 // report reports the sums per unit ("obj" or "event").
-func report(b *testing.B, sum *totals, units float64, unit string) {
+func report(b *testing.B, sum *procstat.Totals, units float64, unit string) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/units, "ns/"+unit)
-	b.ReportMetric(float64(sum.cpu.Nanoseconds())/units, "cpu-ns/"+unit)
-	b.ReportMetric(float64(sum.sys.Nanoseconds())/units, "sys-ns/"+unit)
-	b.ReportMetric(float64(sum.gc.Nanoseconds())/units, "gc-ns/"+unit)
-	b.ReportMetric(float64(sum.faults)/units, "faults/"+unit)
-	b.ReportMetric(float64(sum.mallocs)/units, "allocs/"+unit)
-	b.ReportMetric(float64(sum.bytes)/units, "allocB/"+unit)
+	b.ReportMetric(float64(sum.CPU.Nanoseconds())/units, "cpu-ns/"+unit)
+	b.ReportMetric(float64(sum.Sys.Nanoseconds())/units, "sys-ns/"+unit)
+	b.ReportMetric(float64(sum.GC.Nanoseconds())/units, "gc-ns/"+unit)
+	b.ReportMetric(float64(sum.Faults)/units, "faults/"+unit)
+	b.ReportMetric(float64(sum.Mallocs)/units, "allocs/"+unit)
+	b.ReportMetric(float64(sum.Bytes)/units, "allocB/"+unit)
 	if unit == "obj" {
-		b.ReportMetric(float64(sum.heap)/units, "heapB/"+unit)
+		b.ReportMetric(float64(sum.Heap)/units, "heapB/"+unit)
 	}
-	b.ReportMetric(float64(sum.gcs)/float64(b.N), "gcs/op")
+	b.ReportMetric(float64(sum.GCs)/float64(b.N), "gcs/op")
 }
 
 // decoders are what client-go's REST client decodes a protobuf response
@@ -339,12 +340,12 @@ func benchDecode(b *testing.B, bd *bodies, p path) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var sum totals
+	var sum procstat.Totals
 	for b.Loop() {
 		b.StopTimer()
 		runtime.GC()
-		var before, after sample
-		if err := before.read(); err != nil {
+		var before, after procstat.Sample
+		if err := before.Read(); err != nil {
 			b.Fatal(err)
 		}
 		var kept any
@@ -368,11 +369,11 @@ func benchDecode(b *testing.B, bd *bodies, p path) {
 		if got != bd.n {
 			b.Fatalf("decoded %d pods, want %d", got, bd.n)
 		}
-		if err := after.read(); err != nil {
+		if err := after.Read(); err != nil {
 			b.Fatal(err)
 		}
-		sum.add(&before, &after)
-		sum.addHeap(&before)
+		sum.Add(&before, &after)
+		sum.AddHeap(&before)
 		runtime.KeepAlive(kept)
 		b.StartTimer()
 	}
