@@ -220,20 +220,23 @@ func (c *collection[T]) apply(t watch.EventType, obj T) {
 		c.objs = append(c.objs, obj)
 		return
 	}
+	var zero T
 	if c.at == nil {
 		c.at = make(map[ObjectName]int, len(c.objs))
 		for i, o := range c.objs {
-			c.at[KeyOf(o)] = i
-		}
-		// A repeated ADDED made before the map existed would now hold two
-		// positions for one key; the later one is kept, as a store would.
-		if len(c.at) != len(c.objs) {
-			c.dedup()
+			key := KeyOf(o)
+			if j, ok := c.at[key]; ok {
+				// A repeated ADDED: the later object, at the first place,
+				// as a store keeps it.
+				c.objs[j], c.objs[i] = o, zero
+				c.removed++
+				continue
+			}
+			c.at[key] = i
 		}
 	}
 	key := KeyOf(obj)
 	i, ok := c.at[key]
-	var zero T
 	switch {
 	case t == watch.Deleted && ok:
 		c.objs[i] = zero
@@ -246,27 +249,6 @@ func (c *collection[T]) apply(t watch.EventType, obj T) {
 		c.at[key] = len(c.objs)
 		c.objs = append(c.objs, obj)
 	}
-}
-
-// dedup keeps the last object of every key, at the position of the first.
-func (c *collection[T]) dedup() {
-	var zero T
-	kept := c.objs[:0]
-	c.at = make(map[ObjectName]int, len(c.objs))
-	for _, o := range c.objs {
-		if o == zero {
-			continue
-		}
-		key := KeyOf(o)
-		if i, ok := c.at[key]; ok {
-			kept[i] = o
-			continue
-		}
-		c.at[key] = len(kept)
-		kept = append(kept, o)
-	}
-	clear(c.objs[len(kept):])
-	c.objs, c.removed = kept, 0
 }
 
 // objects returns the collected objects, without the removed ones.
