@@ -15,6 +15,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	clientcache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/consistencydetector"
@@ -341,8 +342,16 @@ func TestWatchListStopWhileCollecting(t *testing.T) {
 // the informer still syncs them.
 func TestWatchListWithConsistencyDetector(t *testing.T) {
 	t.Cleanup(consistencydetector.SetDataConsistencyDetectionForWatchListEnabledForTest(true))
-	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "2"}, Items: []corev1.Pod{*fifoPod("a", "1"), *fifoPod("b", "2")}}
-	streams := [][]watch.Event{{wlEvent(watch.Added, "a", "1"), wlEvent(watch.Added, "b", "2"), wlBookmark("2", true)}}
+	// The detector sorts both sides by UID, which real objects always have.
+	pod := func(name, rv string) *corev1.Pod {
+		p := fifoPod(name, rv)
+		p.UID = types.UID("uid-" + name)
+		return p
+	}
+	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "2"}, Items: []corev1.Pod{*pod("a", "1"), *pod("b", "2")}}
+	streams := [][]watch.Event{{
+		{Type: watch.Added, Object: pod("a", "1")}, {Type: watch.Added, Object: pod("b", "2")}, wlBookmark("2", true),
+	}}
 	_, store, requests := wlRun(t, true, streams, list, 2)
 	if !slices.Equal(store, []string{"a@1", "b@2"}) {
 		t.Errorf("store holds %q, want a@1 and b@2", store)
