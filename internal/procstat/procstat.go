@@ -29,6 +29,16 @@ var gcCPU = []string{
 	"/cpu/classes/gc/pause:cpu-seconds",
 }
 
+// CPU returns the CPU time (user and kernel) the process has used so far,
+// every goroutine's and the runtime's.
+func CPU() (time.Duration, error) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, err
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), nil
+}
+
 // Read takes the reading.
 func (s *Sample) Read() error {
 	runtime.ReadMemStats(&s.Mem)

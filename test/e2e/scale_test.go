@@ -17,7 +17,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -35,6 +34,7 @@ import (
 	kubepods "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/core/v1"
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/procstat"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 )
 
@@ -356,11 +356,11 @@ func scaleHeap() int64 {
 
 // scaleCPU returns the CPU time (user and system) the process has used.
 func scaleCPU() time.Duration {
-	var u syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+	cpu, err := procstat.CPU()
+	if err != nil {
 		panic(err)
 	}
-	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+	return cpu
 }
 
 // scaleSide is one of the compared informers.

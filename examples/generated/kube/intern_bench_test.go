@@ -3,13 +3,13 @@
 package kube_test
 
 import (
-	"syscall"
 	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 
 	corev1listers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/procstat"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 )
 
@@ -19,11 +19,11 @@ var benchPods = testpods.Config{Namespaces: 5, PodsPerNamespace: 1000, Nodes: 10
 // cpuTime returns the CPU time the process used so far, the collector's
 // included: on a loaded machine it moves less than wall time does.
 func cpuTime(b *testing.B) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+	cpu, err := procstat.CPU()
+	if err != nil {
 		b.Fatal(err)
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return cpu
 }
 
 // BenchmarkDecodePod decodes one pod from its protobuf encoding, what an
