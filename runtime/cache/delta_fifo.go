@@ -118,6 +118,9 @@ type DeltaFIFO[T Object] struct {
 	inflightNewest  Delta[T]
 	inflightInitial bool
 
+	// slab is what is left of the last block oneDeltaLocked cuts lists from.
+	slab Deltas[T]
+
 	opts DeltaFIFOOptions[T]
 }
 
@@ -255,7 +258,28 @@ func (f *DeltaFIFO[T]) appendLocked(key ObjectName, d Delta[T]) *fifoEntry[T] {
 		e.deltas = dedupDeltas(append(e.deltas, d))
 		return e
 	}
-	return f.queueLocked(key, Deltas[T]{d})
+	return f.queueLocked(key, f.oneDeltaLocked(d))
+}
+
+// deltaSlab is the most one-delta lists allocated at once.
+const deltaSlab = 64
+
+// oneDeltaLocked returns a list holding d alone. Such lists, what most keys
+// are queued with, are cut from a slab, one allocation for as many lists as
+// keys are queued, up to deltaSlab: a line that keeps draining gets one list
+// per allocation, as before, and a slab never keeps popped deltas' objects
+// alive for longer than the line it was cut for takes to drain (drainedLocked
+// drops it). Each list has a capacity of one, so that appending to it (a
+// second delta for the key) copies it out of the slab and no two lists share
+// an element.
+func (f *DeltaFIFO[T]) oneDeltaLocked(d Delta[T]) Deltas[T] {
+	if len(f.slab) == 0 {
+		f.slab = make(Deltas[T], min(deltaSlab, f.lenLocked()+1))
+	}
+	one := f.slab[:1:1]
+	f.slab = f.slab[1:]
+	one[0] = d
+	return one
 }
 
 // queueLocked puts key, which is not queued, at the end of the line with
@@ -599,6 +623,7 @@ func (f *DeltaFIFO[T]) popLocked() (ObjectName, Deltas[T], bool) {
 // drainedLocked resets the empty line. Go maps and slices never shrink:
 // what a burst (the initial list) grew is released.
 func (f *DeltaFIFO[T]) drainedLocked() {
+	f.slab = nil
 	if len(f.entries) > releaseAbove {
 		f.entries = nil
 	}

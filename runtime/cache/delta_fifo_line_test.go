@@ -1,9 +1,14 @@
 package cache
 
 import (
+	"errors"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
 )
 
 // A line of thousands of keys, popped and refilled at random: the ring grows
@@ -101,4 +106,81 @@ func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
 	line, queued = []string{"again"}, map[string]int{"again": 1}
 	pop()
 	check()
+}
+
+// Keys queued one after another get their one-delta lists from one slab.
+// Appending a delta to one of them (a second event, a requeue after an
+// error), or changing one in place (a watch-list stream listing a key twice),
+// must leave every other key's deltas as they were.
+func TestDeltaFIFO_OneDeltaListsShareNothing(t *testing.T) {
+	f := NewDeltaFIFO(fifoOpts{})
+	ctx := fifoCtx(t)
+	const keys = 3 * deltaSlab
+	want := map[string][]string{}
+	for i := range keys {
+		name := "p" + strconv.Itoa(i)
+		if err := f.Add(ctx, fifoPod(name, "1")); err != nil {
+			t.Fatal(err)
+		}
+		want[name] = []string{"Added@1"}
+	}
+	if len(f.slab) == 0 || cap(f.slab) < 2 {
+		t.Fatalf("the lists were not cut from a slab (%d left of %d)", len(f.slab), cap(f.slab))
+	}
+	for i := 0; i < keys; i += 7 {
+		name := "p" + strconv.Itoa(i)
+		if err := f.Update(ctx, fifoPod(name, "2")); err != nil {
+			t.Fatal(err)
+		}
+		want[name] = append(want[name], "Updated@2")
+	}
+	popAll := func(fail func(key ObjectName) error) {
+		t.Helper()
+		for f.Len() > 0 {
+			err := f.Pop(ctx, func(key ObjectName, deltas fifoDeltas, _ bool) error {
+				var got []string
+				for _, d := range deltas {
+					got = append(got, string(d.Type)+"@"+d.Object.ResourceVersion)
+				}
+				if !slices.Equal(got, want[key.Name]) {
+					t.Errorf("%s: deltas %v, want %v", key.Name, got, want[key.Name])
+				}
+				return fail(key)
+			})
+			if err != nil && !errors.Is(err, errFIFOBoom) {
+				t.Fatal(err)
+			}
+		}
+	}
+	// Every third key fails once and goes back in line; a delta queued
+	// for it meanwhile is appended to the list it was popped with.
+	failed := map[string]bool{}
+	popAll(func(key ObjectName) error {
+		i, _ := strconv.Atoi(key.Name[1:])
+		if i%3 != 0 || failed[key.Name] {
+			delete(want, key.Name)
+			return nil
+		}
+		failed[key.Name] = true
+		if err := f.Update(ctx, fifoPod("p"+strconv.Itoa((i+1)%keys), "3")); err != nil {
+			t.Fatal(err)
+		}
+		if next := "p" + strconv.Itoa((i+1)%keys); want[next] != nil {
+			want[next] = append(want[next], "Updated@3")
+		} else {
+			want[next] = []string{"Updated@3"}
+		}
+		return errFIFOBoom
+	})
+	if len(want) != 0 {
+		t.Errorf("never popped: %v", slices.Sorted(maps.Keys(want)))
+	}
+
+	// A stream listing a key twice keeps its newest state only, in place.
+	list := []*corev1.Pod{fifoPod("a", "1"), fifoPod("b", "1"), fifoPod("a", "2"), fifoPod("c", "1")}
+	if err := f.replace(ctx, list, true); err != nil {
+		t.Fatal(err)
+	}
+	want = map[string][]string{"a": {"Replaced@2"}, "b": {"Replaced@1"}, "c": {"Replaced@1"}}
+	popAll(func(ObjectName) error { return nil })
 }
