@@ -192,14 +192,55 @@ func (b *bucket) visit(sc scope, fn func(slot)) {
 	}
 }
 
+// refTable keeps, for every slot of a store and every index, the bucket of
+// the slot's object in that index: one row of stride pointers per slot, the
+// indexes' columns side by side, so that updating an object reads the
+// buckets of all its indexes from one place in memory (usually one cache
+// line) rather than from one array per index. A column holds nil when the
+// object has no value in that index, manyValues when it has several (their
+// buckets are then in the index's many).
+type refTable struct {
+	refs   []*bucket
+	stride int // the number of indexes
+}
+
+// grow gives the table a row for every slot below slots.
+func (t *refTable) grow(slots int) {
+	if n := slots * t.stride; len(t.refs) < n {
+		t.refs = append(t.refs, make([]*bucket, n-len(t.refs))...)
+	}
+}
+
+// reset empties the table, with room for slots rows.
+func (t *refTable) reset(slots int) {
+	t.refs = make([]*bucket, 0, slots*t.stride)
+}
+
+// widen adds a column for a new index, nil in every row, and returns its
+// number.
+func (t *refTable) widen() int {
+	col := t.stride
+	if len(t.refs) > 0 {
+		rows := len(t.refs) / t.stride
+		refs := make([]*bucket, rows*(t.stride+1), max(cap(t.refs)/max(t.stride, 1), rows)*(t.stride+1))
+		for r := range rows {
+			copy(refs[r*(t.stride+1):], t.refs[r*t.stride:(r+1)*t.stride])
+		}
+		t.refs = refs
+	}
+	t.stride++
+	return col
+}
+
 // index is one named index of a store.
 //
-// It keeps, for every slot, the buckets its object was added to (refs and
-// many), so that an update or a delete takes the object out of them without
-// running the index function on the object it replaces or removes: that
-// object is usually cold in the CPU cache when the event arrives, and the
-// call would allocate. The buckets hold the value strings (bucket.value), so
-// what is kept per object is one pointer per index.
+// It keeps, for every slot, the buckets its object was added to (its column
+// of the store's refTable, and many), so that an update or a delete takes the
+// object out of them without running the index function on the object it
+// replaces or removes: that object is usually cold in the CPU cache when the
+// event arrives, and the call would allocate. The buckets hold the value
+// strings (bucket.value), so what is kept per object is one pointer per
+// index.
 type index[T Object] struct {
 	name string
 	// The index values of an object are computed by fn, or by appendFn
@@ -210,11 +251,12 @@ type index[T Object] struct {
 	labelKey string
 	scratch  []string // appendFn's and label lookups' destination, reused
 	buckets  map[string]*bucket
-	// refs holds, by slot, the bucket of the object's one value; nil when
-	// it has none, manyValues when it has several, whose buckets are then
-	// in many.
-	refs []*bucket
-	many map[slot][]*bucket
+	// table holds, in column col, by slot, the bucket of the object's one
+	// value; nil when it has none, manyValues when it has several, whose
+	// buckets are then in many.
+	table *refTable
+	col   int
+	many  map[slot][]*bucket
 }
 
 // manyValues marks, in index.refs, an object indexed under several values.
@@ -224,11 +266,15 @@ func newIndex[T Object](name string, fn IndexFunc[T], labelKey string) *index[T]
 	return &index[T]{name: name, fn: fn, labelKey: labelKey, buckets: map[string]*bucket{}, many: map[slot][]*bucket{}}
 }
 
-// reset empties the index, with room for slots slots.
-func (ix *index[T]) reset(slots int) {
+// reset empties the index; the store resets its refTable.
+func (ix *index[T]) reset() {
 	ix.buckets = map[string]*bucket{}
-	ix.refs = make([]*bucket, 0, slots)
 	ix.many = map[slot][]*bucket{}
+}
+
+// ref returns where the table keeps the bucket of slot id in this index.
+func (ix *index[T]) ref(id slot) **bucket {
+	return &ix.table.refs[int(id)*ix.table.stride+ix.col]
 }
 
 // values returns the index values of obj, appending to buf when the index can
@@ -296,13 +342,6 @@ func (ix *index[T]) removeFrom(b *bucket, m member) {
 	}
 }
 
-// grow gives the index a place for every slot below slots.
-func (ix *index[T]) grow(slots int) {
-	for len(ix.refs) < slots {
-		ix.refs = append(ix.refs, nil)
-	}
-}
-
 // update indexes m under the values of obj, the object now stored in m's
 // slot, or under no value when obj is the zero value (the slot was
 // emptied). The values m was indexed under before are those kept when it
@@ -333,7 +372,8 @@ func (ix *index[T]) update(m member, obj T) {
 // the old buckets that are not among them, so that a bucket the object stays
 // in is neither emptied nor dropped on the way.
 func (ix *index[T]) move(m member, values []string) {
-	ref := ix.refs[m.id]
+	at := ix.ref(m.id)
+	ref := *at
 	var old []*bucket
 	switch ref {
 	case nil:
@@ -372,10 +412,10 @@ func (ix *index[T]) move(m member, values []string) {
 	}
 	switch {
 	case all != nil:
-		ix.refs[m.id] = manyValues
+		*at = manyValues
 		ix.many[m.id] = all
 	default:
-		ix.refs[m.id] = first
+		*at = first
 	}
 }
 

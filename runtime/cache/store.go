@@ -85,6 +85,7 @@ type Indexer[T Object] struct {
 	keysPeak   int                 // the most keys the key map held since it was made
 
 	indexes      []*index[T]          // in the order they were added
+	refs         refTable             // every index's buckets of every slot
 	indexByName  map[string]*index[T] // the same indexes, by name
 	labelIndexes map[string]*index[T] // label indexes by label key
 
@@ -221,8 +222,9 @@ func (s *Indexer[T]) resetLocked(capacity int) {
 	s.count = 0
 	s.keys = make(map[string]keyed[T], capacity)
 	s.keysPeak = capacity
+	s.refs.reset(capacity)
 	for _, ix := range s.indexes {
-		ix.reset(capacity)
+		ix.reset()
 	}
 }
 
@@ -235,9 +237,7 @@ func (s *Indexer[T]) allocate(e entry[T]) slot {
 		return id
 	}
 	s.entries = append(s.entries, e)
-	for _, ix := range s.indexes {
-		ix.grow(len(s.entries))
-	}
+	s.refs.grow(len(s.entries))
 	return slot(len(s.entries) - 1)
 }
 
@@ -567,7 +567,8 @@ func (s *Indexer[T]) AddLabelIndex(name, labelKey string) error {
 
 func (s *Indexer[T]) addIndexLocked(ix *index[T]) {
 	var zero T
-	ix.grow(len(s.entries))
+	ix.table, ix.col = &s.refs, s.refs.widen()
+	s.refs.grow(len(s.entries))
 	for id, e := range s.entries {
 		if e.obj != zero {
 			ix.update(member{e.ns, slot(id)}, e.obj)

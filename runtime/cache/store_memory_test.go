@@ -149,12 +149,15 @@ func checkStoreInvariants[T Object](s *Indexer[T]) error {
 			}
 		}
 		members := 0
-		if len(ix.refs) != len(s.entries) {
-			fail("index %q: %d refs for %d slots", ix.name, len(ix.refs), len(s.entries))
+		if ix.table != &s.refs || ix.table.stride != len(s.indexes) {
+			fail("index %q: column %d of a table of %d, not the store's table of %d indexes", ix.name, ix.col, ix.table.stride, len(s.indexes))
+		}
+		if len(s.refs.refs) != len(s.entries)*len(s.indexes) {
+			fail("index %q: %d refs for %d slots", ix.name, len(s.refs.refs), len(s.entries))
 		}
 		kept := map[slot][]*bucket{} // what the index keeps, by slot
-		for id, ref := range ix.refs {
-			switch ref {
+		for id := range s.entries {
+			switch ref := *ix.ref(slot(id)); ref {
 			case nil:
 			case manyValues:
 				if bs := ix.many[slot(id)]; len(bs) < 2 {
@@ -167,7 +170,7 @@ func checkStoreInvariants[T Object](s *Indexer[T]) error {
 			}
 		}
 		for id := range ix.many {
-			if int(id) >= len(ix.refs) || ix.refs[id] != manyValues {
+			if int(id) >= len(s.entries) || *ix.ref(id) != manyValues {
 				fail("index %q: slot %d has values in many but not in refs", ix.name, id)
 			}
 		}
