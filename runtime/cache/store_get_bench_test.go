@@ -5,17 +5,19 @@ package cache_test
 // The keys are every stored key in a fixed random order, built before the
 // timed loop, so that the loop allocates nothing of its own and successive
 // lookups touch unrelated parts of the stores, as a controller's do. Every
-// key is a string of its own (or two, for the namespace and the name), built
-// in the order of the lookups, as keys taken from a work queue or from
-// other objects are, not the stored objects' own strings.
+// key is a string of its own, "namespace/name", built in the order of the
+// lookups, as a controller takes keys from its work queue, not the stored
+// objects' own strings. Lookups by ObjectName or by namespace and name take
+// the parts of that string, as cache.ParseObjectName and
+// cache.SplitMetaNamespaceKey give them to a controller.
 
 import (
 	"math/rand/v2"
-	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	corev1listers "k8s.io/client-go/listers/core/v1"
+	clientcache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
@@ -37,97 +39,138 @@ func stringKeys(pods []pod) []string {
 	return out
 }
 
-// objectNames returns the keys of pods as ObjectNames, each string a copy.
+// objectNames returns the keys of pods as ObjectNames, each parsed from a
+// client-go key of its own, so that namespace and name share its bytes.
 func objectNames(pods []pod) []cache.ObjectName {
-	out := make([]cache.ObjectName, len(pods))
-	for i, p := range pods {
-		out[i] = cache.ObjectName{Namespace: strings.Clone(p.Namespace), Name: strings.Clone(p.Name)}
+	keys := stringKeys(pods)
+	out := make([]cache.ObjectName, len(keys))
+	for i, key := range keys {
+		name, err := clientcache.ParseObjectName(key)
+		if err != nil {
+			panic(err)
+		}
+		out[i] = name
 	}
 	return out
 }
 
-// BenchmarkGetByKey looks up one stored key per iteration: ours by
-// ObjectName (Get), by string key (GetByKey), and by string key through the
-// client-go view of the store (AsIndexer().GetByKey, what code written for
-// client-go calls); client-go's indexer by string key, and by the string
-// form of an ObjectName (GetByKey(name.String()), what a client-go user
-// holding an ObjectName pays).
-func BenchmarkGetByKey(b *testing.B) {
-	b.Run("ours-get", func(b *testing.B) {
-		f := getFixture(b)
-		keys := objectNames(shuffledPods(f))
-		lookups(b, func(i int) int {
-			p, _ := f.ours.Get(keys[i%len(keys)])
-			return len(p.Name)
-		})
-	})
-	b.Run("ours", func(b *testing.B) {
-		f := getFixture(b)
-		keys := stringKeys(shuffledPods(f))
-		lookups(b, func(i int) int {
-			p, _, _ := f.ours.GetByKey(keys[i%len(keys)])
-			return len(p.Name)
-		})
-	})
-	b.Run("ours-view", func(b *testing.B) {
-		f := getFixture(b)
-		keys := stringKeys(shuffledPods(f))
-		view := f.ours.AsIndexer()
-		lookups(b, func(i int) int {
-			obj, _, _ := view.GetByKey(keys[i%len(keys)])
-			return len(obj.(pod).Name)
-		})
-	})
-	b.Run("clientgo", func(b *testing.B) {
-		f := getFixture(b)
-		keys := stringKeys(shuffledPods(f))
-		lookups(b, func(i int) int {
-			obj, _, _ := f.clientgo.GetByKey(keys[i%len(keys)])
-			return len(obj.(pod).Name)
-		})
-	})
-	b.Run("clientgo-name", func(b *testing.B) {
-		f := getFixture(b)
-		keys := objectNames(shuffledPods(f))
-		lookups(b, func(i int) int {
-			obj, _, _ := f.clientgo.GetByKey(keys[i%len(keys)].String())
-			return len(obj.(pod).Name)
-		})
-	})
+// A lookupVariant builds, outside the timed loop, a function that looks up
+// the i-th key of its own list (modulo its length) and returns a number read
+// from the object found, so that the object is reached, as a caller's next
+// step would.
+type lookupVariant struct {
+	name  string
+	build func(f *fixture) func(i int) int
 }
 
-// BenchmarkListerGet looks up one stored pod per iteration through a
-// namespaced lister, Pods(namespace).Get(name): ours cache.Lister over the
-// client-go view of the store (what generated listers build), and
-// client-go's generated pod lister over client-go's indexer.
-func BenchmarkListerGet(b *testing.B) {
-	type query struct{ ns, name string }
-	queries := func(f *fixture) []query {
-		pods := shuffledPods(f)
-		out := make([]query, len(pods))
-		for i, p := range pods {
-			out[i] = query{strings.Clone(p.Namespace), strings.Clone(p.Name)}
+// getByKeyVariants are the lookups by key: ours by ObjectName (Get), by
+// string key (GetByKey), and by string key through the client-go view of the
+// store (AsIndexer().GetByKey, what code written for client-go calls);
+// client-go's indexer by string key, and by the string form of an ObjectName
+// (GetByKey(name.String()), what a client-go user holding an ObjectName
+// pays).
+var getByKeyVariants = []lookupVariant{
+	{"ours-get", func(f *fixture) func(int) int {
+		keys := objectNames(shuffledPods(f))
+		return func(i int) int {
+			p, _ := f.ours.Get(keys[i%len(keys)])
+			return len(p.Name)
 		}
-		return out
-	}
-	b.Run("ours", func(b *testing.B) {
-		f := getFixture(b)
-		qs := queries(f)
-		lister := cache.NewLister[pod](f.ours.AsIndexer(), corev1.Resource("pods"))
-		lookups(b, func(i int) int {
-			q := qs[i%len(qs)]
-			p, _ := lister.Namespace(q.ns).Get(q.name)
+	}},
+	{"ours", func(f *fixture) func(int) int {
+		keys := stringKeys(shuffledPods(f))
+		return func(i int) int {
+			p, _, _ := f.ours.GetByKey(keys[i%len(keys)])
 			return len(p.Name)
-		})
-	})
-	b.Run("clientgo", func(b *testing.B) {
-		f := getFixture(b)
-		qs := queries(f)
-		lister := corev1listers.NewPodLister(f.clientgo)
-		lookups(b, func(i int) int {
-			q := qs[i%len(qs)]
-			p, _ := lister.Pods(q.ns).Get(q.name)
-			return len(p.Name)
-		})
-	})
+		}
+	}},
+	{"ours-view", func(f *fixture) func(int) int {
+		keys := stringKeys(shuffledPods(f))
+		view := f.ours.AsIndexer()
+		return func(i int) int {
+			obj, _, _ := view.GetByKey(keys[i%len(keys)])
+			return len(obj.(pod).Name)
+		}
+	}},
+	{"clientgo", func(f *fixture) func(int) int {
+		keys := stringKeys(shuffledPods(f))
+		return func(i int) int {
+			obj, _, _ := f.clientgo.GetByKey(keys[i%len(keys)])
+			return len(obj.(pod).Name)
+		}
+	}},
+	{"clientgo-name", func(f *fixture) func(int) int {
+		keys := objectNames(shuffledPods(f))
+		return func(i int) int {
+			obj, _, _ := f.clientgo.GetByKey(keys[i%len(keys)].String())
+			return len(obj.(pod).Name)
+		}
+	}},
 }
+
+// listerGetVariants are the lookups through a namespaced lister,
+// Pods(namespace).Get(name): ours cache.Lister over the client-go view of the
+// store (what generated listers build), and client-go's generated pod lister
+// over client-go's indexer.
+var listerGetVariants = []lookupVariant{
+	{"ours", func(f *fixture) func(int) int {
+		qs := objectNames(shuffledPods(f))
+		lister := cache.NewLister[pod](f.ours.AsIndexer(), corev1.Resource("pods"))
+		return func(i int) int {
+			q := qs[i%len(qs)]
+			p, _ := lister.Namespace(q.Namespace).Get(q.Name)
+			return len(p.Name)
+		}
+	}},
+	{"clientgo", func(f *fixture) func(int) int {
+		qs := objectNames(shuffledPods(f))
+		lister := corev1listers.NewPodLister(f.clientgo)
+		return func(i int) int {
+			q := qs[i%len(qs)]
+			p, _ := lister.Pods(q.Namespace).Get(q.Name)
+			return len(p.Name)
+		}
+	}},
+}
+
+// runLookups runs each variant as a sub-benchmark, its lookups made by run.
+func runLookups(b *testing.B, variants []lookupVariant, run func(*testing.B, func(int) int)) {
+	for _, v := range variants {
+		b.Run(v.name, func(b *testing.B) { run(b, v.build(getFixture(b))) })
+	}
+}
+
+// chainedLookups runs lookup once per iteration, each time with a number
+// computed from the previous lookup's result (always the next number: the
+// result's bits above 40 are zero, which the compiler cannot know), so that a
+// lookup starts only once the previous one has read its object. It measures
+// the time of one lookup from start to end, as a controller making one
+// lookup among other work sees it; lookups, whose iterations are
+// independent, lets the processor overlap the memory accesses of successive
+// lookups and measures how many a loop can make.
+func chainedLookups(b *testing.B, lookup func(i int) int) {
+	i, n := 0, 0
+	for b.Loop() {
+		r := lookup(i)
+		n += r
+		i += 1 + r>>40
+	}
+	sink += n
+}
+
+// BenchmarkGetByKey looks up one stored key per iteration, the lookups
+// independent of each other (getByKeyVariants).
+func BenchmarkGetByKey(b *testing.B) { runLookups(b, getByKeyVariants, lookups) }
+
+// BenchmarkGetByKeyChained is BenchmarkGetByKey with each lookup waiting for
+// the previous one's result (chainedLookups).
+func BenchmarkGetByKeyChained(b *testing.B) { runLookups(b, getByKeyVariants, chainedLookups) }
+
+// BenchmarkListerGet looks up one stored pod per iteration through a
+// namespaced lister, the lookups independent of each other
+// (listerGetVariants).
+func BenchmarkListerGet(b *testing.B) { runLookups(b, listerGetVariants, lookups) }
+
+// BenchmarkListerGetChained is BenchmarkListerGet with each lookup waiting
+// for the previous one's result (chainedLookups).
+func BenchmarkListerGetChained(b *testing.B) { runLookups(b, listerGetVariants, chainedLookups) }
