@@ -11,7 +11,8 @@ package cache
 // "burst" steps, see below) waits until both informers have processed them
 // before the next step: it sends a barrier object through both watches and
 // waits for every handler of both to receive it (infdRun.barrier). At the end it
-// compares
+// compares (every watch the driver is handed must also come from the request
+// it expects next)
 //
 //   - per key, the ordered sequence of handler calls with their flags
 //     (isInInitialList for adds, finalStateUnknown for deletes; client-go's
@@ -39,16 +40,45 @@ package cache
 // checked against client-go so that a wrong expectation of the test itself
 // shows as such. Waiting never depends on the model.
 //
-// Scenarios in every seed: an initial list; adds, updates (half of them move
-// the pod to another node) and deletes through the watch, resourceVersion
-// strictly increasing; one to three watches closed mid-stream (the reflector
-// re-watches from the last RV without listing); one (sometimes two) relists
-// that miss deleted objects, triggered either by a watch.Error event carrying
-// a 410 Expired Status or by closing the watch and failing the next Watch call
-// with 410. Before the relist the server deletes, changes, re-creates and adds
-// objects that no watch event reports, so the new list omits some objects and
-// changes others; sometimes the relist's first LIST fails with 410 too. More
-// events follow the relist.
+// Scenarios in every seed: an initial list (a stream in watch-list seeds, see
+// below); adds, updates (half of them move the pod to another node) and
+// deletes through the watch, resourceVersion strictly increasing; one to
+// three watches closed mid-stream (the reflector re-watches from the last RV
+// without listing); one (sometimes two) relists that miss deleted objects,
+// triggered either by a watch.Error event carrying a 410 Expired Status or by
+// closing the watch and failing the next Watch call with 410. Before the
+// relist the server deletes, changes, re-creates and adds objects that no
+// watch event reports, so the new list omits some objects and changes others;
+// sometimes the relist's first LIST fails with 410 too. More events follow
+// the relist.
+//
+// Watch-list seeds (one in three, seed%3 == 2; in infd_watchlist_test.go):
+// both informers get a client that does not opt out of watch-list streaming,
+// with client-go's WatchListClient feature on, so both sync, first and on
+// every relist, through a watch-list stream instead of a LIST (#watch-list):
+// a WATCH with sendInitialEvents=true, resourceVersionMatch=NotOlderThan and
+// bookmarks, logged as "watch-list rv=X", at "" first and at the last RV on a
+// relist. The driver answers it with an ADDED event for every object of the
+// world, in a random order, after about one in four of them a change made
+// while the stream is sent (a MODIFIED or DELETED of an object already sent,
+// the ADDED of an object created meanwhile, or a bookmark that does not end
+// the initial events), then the bookmark annotated
+// k8s.io/initial-events-end: "true" at the world's resourceVersion; the same
+// stream then carries the script's watch events. Half of these syncs go wrong
+// once first: the stream is cut short before its bookmark (after at least one
+// event, else the reflector would take it for a failed watch and LIST), and
+// the reflector streams again from the same RV; or the stream carries a
+// watch.Error 410 Expired, or the watch-list request itself fails with 410,
+// and the reflector streams again at once from "". What a cut or failed
+// stream brought must be forgotten: before the next stream the world changes
+// without any event. Ours collects the initial events itself
+// (watchlist.go), client-go in a temporary store; the model takes a sync as a
+// list of the objects the stream leaves, in the order of their first arrival
+// (the order ours queues them), so every comparison above, the model's
+// included, holds for these seeds too, as do the start modes and burst steps
+// below. The other seeds opt out of streaming (infdNoWatchListClient);
+// picking the watch-list seeds draws no random number, so the other seeds'
+// scripts do not depend on it.
 //
 // Client-go behaviours pinned here, by their anchors in
 // docs/clientgo-semantics.md:
@@ -81,6 +111,11 @@ package cache
 //     re-opened from the last RV with no LIST; a 410 during a watch (event or
 //     Watch error) relists from the last RV, not from ""; a LIST failing with
 //     410 is retried at once with RV "".
+//   - #watch-list: a sync streams from "" first and from the last RV on a
+//     relist; the stream stays open as the watch after its bookmark, whose
+//     RV becomes LastSyncResourceVersion; a stream cut short is streamed again
+//     from the same RV, one failing with 410 (in the stream or on the
+//     request) at once from "", with no LIST.
 //
 // Documented differences the comparison allows, and nothing else:
 //
@@ -226,6 +261,16 @@ type infdNoWatchListClient struct{}
 
 func (infdNoWatchListClient) IsWatchListSemanticsUnSupported() bool { return true }
 
+// infdClient is the client both informers' ListerWatchers are given: one that
+// opts out of watch-list streaming, or, for a watch-list seed, none, so that
+// both reflectors stream (client-go's WatchListClient feature is on).
+func infdClient(watchList bool) any {
+	if watchList {
+		return nil
+	}
+	return infdNoWatchListClient{}
+}
+
 // infdWorld is the scripted server's state, shared by both informers'
 // endpoints. The driver changes it only while no LIST can be in flight.
 type infdWorld struct {
@@ -242,13 +287,24 @@ func (w *infdWorld) nextRV() string {
 	return strconv.Itoa(w.rv)
 }
 
-// list returns the current objects, deep-copied, in w.order.
+// list returns the current objects, deep-copied, in w.order (the keys
+// w.order misses, when the world changed since shuffleOrder, last, sorted:
+// only a LIST the driver does not expect sees that).
 func (w *infdWorld) list() *corev1.PodList {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	l := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.Itoa(w.rv)}}
+	listed := map[ObjectName]bool{}
 	for _, k := range w.order {
-		l.Items = append(l.Items, *w.objs[k].DeepCopy())
+		if p, ok := w.objs[k]; ok {
+			l.Items = append(l.Items, *p.DeepCopy())
+			listed[k] = true
+		}
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(w.objs), infdCompareKeys) {
+		if !listed[k] {
+			l.Items = append(l.Items, *w.objs[k].DeepCopy())
+		}
 	}
 	return l
 }
@@ -296,11 +352,18 @@ type infdEndpoint struct {
 	failWatches int
 	overflow    bool // a watcher did not fit into watchers
 
-	watchers chan *watch.RaceFreeFakeWatcher
+	watchers chan infdOpenedWatch
+}
+
+// infdOpenedWatch is a watch an endpoint opened and the request that opened
+// it, as logged.
+type infdOpenedWatch struct {
+	w   *watch.RaceFreeFakeWatcher
+	req string
 }
 
 func newInfdEndpoint(world *infdWorld) *infdEndpoint {
-	return &infdEndpoint{world: world, watchers: make(chan *watch.RaceFreeFakeWatcher, 16)}
+	return &infdEndpoint{world: world, watchers: make(chan infdOpenedWatch, 16)}
 }
 
 func (e *infdEndpoint) List(_ context.Context, opts metav1.ListOptions) (*corev1.PodList, error) {
@@ -320,14 +383,15 @@ func (e *infdEndpoint) List(_ context.Context, opts metav1.ListOptions) (*corev1
 func (e *infdEndpoint) Watch(_ context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.requests = append(e.requests, "watch rv="+opts.ResourceVersion)
+	req := infdWatchRequest(opts)
+	e.requests = append(e.requests, req)
 	if e.failWatches > 0 {
 		e.failWatches--
 		return nil, apierrors.NewResourceExpired("scripted: watch resourceVersion too old")
 	}
 	w := watch.NewRaceFreeFake()
 	select {
-	case e.watchers <- w:
+	case e.watchers <- infdOpenedWatch{w: w, req: req}:
 	default:
 		e.overflow = true
 	}
@@ -503,9 +567,9 @@ func infdAddHandlers(t *testing.T, s *infdSide, inf cache.TypedSharedIndexInform
 	return []cache.ResourceEventHandlerRegistration{untypedReg, typedReg}
 }
 
-func newOurSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
+func newOurSide(t *testing.T, world *infdWorld, hold, watchList bool) *infdSide {
 	s := newInfdSide("ours", world, hold)
-	lw := NewListWatch[*corev1.Pod](s.ep.List, s.ep.Watch, infdNoWatchListClient{})
+	lw := NewListWatch[*corev1.Pod](s.ep.List, s.ep.Watch, infdClient(watchList))
 	inf := must(NewSharedIndexInformer(lw, SharedIndexInformerOptions[*corev1.Pod]{
 		Name: "differential-ours",
 		Indexers: Indexers[*corev1.Pod]{infdIndex: func(p *corev1.Pod) []string {
@@ -661,7 +725,7 @@ func infdTypedFuncs(rec *infdRecorder) cache.TypedResourceEventHandlerFuncs[*cor
 	}
 }
 
-func newClientGoSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
+func newClientGoSide(t *testing.T, world *infdWorld, hold, watchList bool) *infdSide {
 	s := newInfdSide("client-go", world, hold)
 	lw := cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -672,7 +736,7 @@ func newClientGoSide(t *testing.T, world *infdWorld, hold bool) *infdSide {
 			return l, nil
 		},
 		WatchFuncWithContext: s.ep.Watch,
-	}, infdNoWatchListClient{})
+	}, infdClient(watchList))
 	inf := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{
 		infdIndex: func(obj any) ([]string, error) {
 			<-s.gate
@@ -841,6 +905,9 @@ type infdRun struct {
 	wantReq []string     // the requests each informer must have made
 	script  []string     // what happened, for failure reports
 	step    int
+	// watchList: both informers sync (first and on every relist) through
+	// watch-list streams instead of LISTs (infd_watchlist_test.go).
+	watchList bool
 }
 
 func (d *infdRun) logf(format string, args ...any) {
@@ -939,14 +1006,19 @@ func (d *infdRun) errorf(format string, args ...any) {
 	d.t.Errorf("%s\n%s", fmt.Sprintf(format, args...), d.report())
 }
 
-// awaitWatchers waits for the next watch of both informers.
+// awaitWatchers waits for the next watch of both informers, which must come
+// from the request the driver expects last (the end of d.wantReq).
 func (d *infdRun) awaitWatchers(what string) {
 	d.t.Helper()
+	want := d.wantReq[len(d.wantReq)-1]
 	deadline := time.After(infdTimeout)
 	for _, s := range d.sides {
 		select {
-		case w := <-s.ep.watchers:
-			s.watcher = w
+		case o := <-s.ep.watchers:
+			if o.req != want {
+				d.fatalf("%s: %s opened a watch with %q, want %q", what, s.name, o.req, want)
+			}
+			s.watcher = o.w
 		case <-deadline:
 			d.fatalf("%s: %s did not open a new watch within %v", what, s.name, infdTimeout)
 		}
@@ -1131,18 +1203,35 @@ func (d *infdRun) start(ctx context.Context, mode infdStartMode) {
 		}
 	}
 	d.world.shuffleOrder(d.rng)
-	initial := d.world.list()
-	d.logf("initial list rv=%s %v", initial.ResourceVersion, infdListDesc(initial))
-	d.model.list(initial.Items, true)
-	d.lastRV = initial.ResourceVersion
-	d.wantReq = append(d.wantReq, "list rv=0", "watch rv="+d.lastRV)
-	for _, s := range d.sides {
-		go func() {
-			defer close(s.done)
-			s.run(ctx)
-		}()
+	runInformers := func() {
+		for _, s := range d.sides {
+			go func() {
+				defer close(s.done)
+				s.run(ctx)
+			}()
+		}
 	}
-	d.awaitWatchers("initial watch")
+	// initial is the first list in the order ours queues it.
+	var initial []corev1.Pod
+	if d.watchList {
+		trouble := d.streamTrouble()
+		if trouble == infdWatchListGone {
+			for _, s := range d.sides {
+				s.ep.failNext(0, 1)
+			}
+		}
+		runInformers()
+		initial = d.streamSync("initial stream", "", true, trouble)
+	} else {
+		list := d.world.list()
+		d.logf("initial list rv=%s %v", list.ResourceVersion, infdListDesc(list))
+		d.model.list(list.Items, true)
+		d.lastRV = list.ResourceVersion
+		d.wantReq = append(d.wantReq, "list rv=0", "watch rv="+d.lastRV)
+		runInformers()
+		d.awaitWatchers("initial watch")
+		initial = list.Items
+	}
 	switch mode {
 	case infdStartWait:
 		d.barrier("initial list")
@@ -1160,7 +1249,7 @@ func (d *infdRun) start(ctx context.Context, mode infdStartMode) {
 		// Re-create a listed object other than the first one listed (ours
 		// pops that one first, so it is in flight, not queued).
 		var listed []ObjectName
-		for _, it := range initial.Items[min(1, len(initial.Items)):] {
+		for _, it := range initial[min(1, len(initial)):] {
 			if _, ok := d.world.get(KeyOf(&it)); ok {
 				listed = append(listed, KeyOf(&it))
 			}
@@ -1243,9 +1332,13 @@ func (d *infdRun) relist() {
 			missed = append(missed, "create "+k.String()+" "+infdState(p))
 		}
 	}
+	d.logf("missed changes %v", missed)
+	if d.watchList {
+		d.relistStream(byError)
+		return
+	}
 	d.world.shuffleOrder(d.rng)
 	list := d.world.list()
-	d.logf("missed changes %v", missed)
 	listFails := d.rng.IntN(10) < 3
 	failLists := 0
 	if listFails {
@@ -1363,6 +1456,9 @@ func runInformerDifferentialSeed(t *testing.T, seed uint64) {
 		seed:  seed,
 		rng:   rand.New(rand.NewPCG(seed, 0x1f0c_a11b)),
 		world: world,
+		// A third of the seeds, picked without drawing from rng, so
+		// that the others keep their scripts.
+		watchList: seed%3 == 2,
 		model: &infdModel{
 			view:           map[ObjectName]*corev1.Pod{},
 			want:           map[ObjectName][]string{},
@@ -1380,7 +1476,7 @@ func runInformerDifferentialSeed(t *testing.T, seed uint64) {
 		mode = infdStartNoWait
 	}
 	hold := mode == infdStartHold
-	d.sides = []*infdSide{newOurSide(t, world, hold), newClientGoSide(t, world, hold)}
+	d.sides = []*infdSide{newOurSide(t, world, hold, d.watchList), newClientGoSide(t, world, hold, d.watchList)}
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer func() {
@@ -1425,6 +1521,7 @@ func runInformerDifferentialSeed(t *testing.T, seed uint64) {
 // and requires the same per-key handler calls, store, index and requests (see
 // the top of the file).
 func TestInformerDifferential_HandlerCallsStoreAndIndexMatchClientGo(t *testing.T) {
+	infdEnableWatchListClient(t)
 	seeds := infdSeedCount(t)
 	sem := make(chan struct{}, infdParallel)
 	var wg sync.WaitGroup
