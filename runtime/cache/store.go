@@ -14,11 +14,10 @@ import (
 	"k8s.io/client-go/tools/cache"
 )
 
-// entry is what a slot holds: the object, its store key (appendStoreKey),
-// its interned namespace and its position in that namespace's list of slots.
+// entry is what a slot holds: the object, its interned namespace and its
+// position in that namespace's list of slots.
 type entry[T Object] struct {
 	obj T
-	key string
 	ns  nsID
 	pos uint32 // index of the slot in its namespace's slots
 }
@@ -30,9 +29,13 @@ type keyed[T Object] struct {
 	id  slot
 }
 
-// namespace lists the slots of one namespace's objects, in no order.
+// namespace lists the slots of one namespace's objects, in no order. Its
+// name is the string every key of the store's key map holds for it, so that
+// comparing keys reads one copy of it, which stays in the CPU cache, rather
+// than each object's own.
 type namespace struct {
 	id    nsID
+	name  string
 	slots []slot
 	peak  int // the most objects it held at once
 }
@@ -54,9 +57,10 @@ const minSlotsCap = 64
 // other reader: callers must not mutate them (client-go's contract).
 //
 // Every object gets a slot (a small integer) and every namespace that holds
-// objects an id. Objects are found by key through one map of store keys
-// (client-go's string keys, see appendStoreKey) to the object and its slot,
-// as client-go's store finds them. Every namespace lists its slots; indexes
+// objects an id. Objects are found by key through one map of keys
+// (ObjectName, whose strings are the stored object's own: the store builds
+// no key string) to the object and its slot, as client-go's store finds
+// them through its map of string keys. Every namespace lists its slots; indexes
 // map values to buckets of (namespace id, slot) members, and keep for every
 // slot the buckets its object is in. Removing the last object of a namespace
 // releases the namespace: its list goes (but for one small one, kept empty
@@ -75,14 +79,15 @@ type Indexer[T Object] struct {
 	mu sync.RWMutex
 
 	namespaces map[string]*namespace // namespaces holding at least one object
+	byID       []*namespace          // the same namespaces, by id (nil: free)
 	nextNS     nsID                  // ids below nextNS are in use or in freeNS
 	freeNS     []nsID                // ids of released namespaces, to reuse
 	spare      *namespace            // a released small namespace, empty, to reuse
 	entries    []entry[T]            // by slot; free slots hold the zero entry
 	free       []slot
 	count      int
-	keys       map[string]keyed[T] // every object and its slot, by store key
-	keysPeak   int                 // the most keys the key map held since it was made
+	keys       map[ObjectName]keyed[T] // every object and its slot, by key
+	keysPeak   int                     // the most keys the key map held since it was made
 
 	indexes      []*index[T]          // in the order they were added
 	refs         refTable             // every index's buckets of every slot
@@ -103,7 +108,7 @@ func NewIndexer[T Object](indexers Indexers[T]) (*Indexer[T], error) {
 		namespaces:   map[string]*namespace{},
 		indexByName:  map[string]*index[T]{},
 		labelIndexes: map[string]*index[T]{},
-		keys:         map[string]keyed[T]{},
+		keys:         map[ObjectName]keyed[T]{},
 	}
 	if err := s.AddIndexers(indexers); err != nil {
 		return nil, err
@@ -128,25 +133,24 @@ func (s *Indexer[T]) Upsert(obj T) (old T, existed bool) {
 
 func (s *Indexer[T]) upsertLocked(obj T) (old T, existed bool) {
 	s.rv = obj.GetResourceVersion()
-	namespaceName := obj.GetNamespace()
-	var buf [keyBufLen]byte
-	key := appendStoreKey(buf[:0], namespaceName, obj.GetName())
-	if k, ok := s.keys[string(key)]; ok {
+	key := KeyOf(obj)
+	if k, ok := s.keys[key]; ok {
 		id := k.id
 		e := &s.entries[id]
 		old, e.obj = e.obj, obj
-		s.keys[e.key] = keyed[T]{obj, id}
+		// The map takes the new object's name for the key, too: it keeps
+		// nothing of the old object.
+		s.keys[ObjectName{Namespace: s.byID[e.ns].name, Name: key.Name}] = keyed[T]{obj, id}
 		for _, ix := range s.indexes {
 			ix.update(member{e.ns, id}, obj)
 		}
 		return old, true
 	}
-	ns := s.namespaceLocked(namespaceName)
-	stored := string(key)
-	id := s.allocate(entry[T]{obj: obj, key: stored, ns: ns.id, pos: uint32(len(ns.slots))})
+	ns := s.namespaceLocked(key.Namespace)
+	id := s.allocate(entry[T]{obj: obj, ns: ns.id, pos: uint32(len(ns.slots))})
 	ns.slots = append(ns.slots, id)
 	ns.peak = max(ns.peak, len(ns.slots))
-	s.keys[stored] = keyed[T]{obj, id}
+	s.keys[ObjectName{Namespace: ns.name, Name: key.Name}] = keyed[T]{obj, id}
 	s.keysPeak = max(s.keysPeak, len(s.keys))
 	for _, ix := range s.indexes {
 		ix.update(member{ns.id, id}, obj)
@@ -170,11 +174,15 @@ func (s *Indexer[T]) namespaceLocked(name string) *namespace {
 		}
 		if ns = s.spare; ns != nil {
 			s.spare = nil
-			ns.id, ns.peak = id, 0
+			ns.id, ns.name, ns.peak = id, name, 0
 		} else {
-			ns = &namespace{id: id}
+			ns = &namespace{id: id, name: name}
 		}
 		s.namespaces[name] = ns
+		if int(id) >= len(s.byID) {
+			s.byID = append(s.byID, make([]*namespace, int(id)+1-len(s.byID))...)
+		}
+		s.byID[id] = ns
 	}
 	return ns
 }
@@ -194,6 +202,7 @@ func (s *Indexer[T]) releaseNamespaceLocked(name string, ns *namespace) {
 		s.resetLocked(0)
 	} else {
 		s.freeNS = append(s.freeNS, ns.id)
+		s.byID[ns.id] = nil
 	}
 	if ns.peak <= spareNamespaceMax {
 		s.spare = ns
@@ -215,12 +224,13 @@ func (s *Indexer[T]) reserve(n int) {
 // capacity objects.
 func (s *Indexer[T]) resetLocked(capacity int) {
 	s.namespaces = map[string]*namespace{}
+	s.byID = nil
 	s.nextNS = 0
 	s.freeNS = nil
 	s.entries = make([]entry[T], 0, capacity)
 	s.free = nil
 	s.count = 0
-	s.keys = make(map[string]keyed[T], capacity)
+	s.keys = make(map[ObjectName]keyed[T], capacity)
 	s.keysPeak = capacity
 	s.refs.reset(capacity)
 	for _, ix := range s.indexes {
@@ -250,9 +260,7 @@ func (s *Indexer[T]) Delete(key ObjectName) { s.Remove(key) }
 func (s *Indexer[T]) Remove(key ObjectName) (old T, existed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var buf [keyBufLen]byte
-	storeKey := appendStoreKey(buf[:0], key.Namespace, key.Name)
-	k, ok := s.keys[string(storeKey)]
+	k, ok := s.keys[key]
 	if !ok {
 		return old, false
 	}
@@ -263,7 +271,7 @@ func (s *Indexer[T]) Remove(key ObjectName) (old T, existed bool) {
 	for _, ix := range s.indexes {
 		ix.update(member{e.ns, id}, zero)
 	}
-	delete(s.keys, e.key)
+	delete(s.keys, key)
 	s.shrinkKeysLocked()
 	ns := s.namespaces[key.Namespace]
 	s.removeSlotLocked(ns, e.pos)
@@ -287,7 +295,7 @@ func (s *Indexer[T]) shrinkKeysLocked() {
 	if s.keysPeak <= minKeysPeak || 8*len(s.keys) >= s.keysPeak {
 		return
 	}
-	keys := make(map[string]keyed[T], len(s.keys))
+	keys := make(map[ObjectName]keyed[T], len(s.keys))
 	for k, v := range s.keys {
 		keys[k] = v
 	}
@@ -334,39 +342,33 @@ func (s *Indexer[T]) scopeLocked(namespaceName string) (sc scope, ok bool) {
 
 // Get returns the object stored under key. It allocates nothing.
 func (s *Indexer[T]) Get(key ObjectName) (T, bool) {
-	var buf [keyBufLen]byte
-	return s.get(appendStoreKey(buf[:0], key.Namespace, key.Name))
-}
-
-// get returns the object stored under a store key.
-func (s *Indexer[T]) get(key []byte) (T, bool) {
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if k, ok := s.keys[string(key)]; ok {
-		return k.obj, true
-	}
-	var zero T
-	return zero, false
+	k, ok := s.keys[key] // cannot panic: no deferred unlock needed
+	s.mu.RUnlock()
+	return k.obj, ok
 }
 
 // GetByKey returns the object stored under a client-go string key
 // ("namespace/name" or "name"); any other form is an error. It allocates
-// nothing unless the key is malformed.
+// nothing unless the key is malformed: namespace and name are looked up as
+// parts of key.
 func (s *Indexer[T]) GetByKey(key string) (T, bool, error) {
-	var zero T
+	name := ObjectName{Name: key}
 	if i := strings.IndexByte(key, '/'); i == 0 {
+		var zero T
 		return zero, false, fmt.Errorf("malformed key %q: empty namespace", key)
-	} else if i > 0 && strings.IndexByte(key[i+1:], '/') >= 0 {
-		_, err := cache.ParseObjectName(key)
-		return zero, false, err
+	} else if i > 0 {
+		name = ObjectName{Namespace: key[:i], Name: key[i+1:]}
+		if strings.IndexByte(name.Name, '/') >= 0 {
+			var zero T
+			_, err := cache.ParseObjectName(key)
+			return zero, false, err
+		}
 	}
-	// A well-formed client-go key is its object's store key.
 	s.mu.RLock()
-	defer s.mu.RUnlock()
-	if k, ok := s.keys[key]; ok {
-		return k.obj, true, nil
-	}
-	return zero, false, nil
+	k, ok := s.keys[name] // as in Get, without a call
+	s.mu.RUnlock()
+	return k.obj, ok, nil
 }
 
 // Len returns the number of stored objects.

@@ -111,11 +111,7 @@ func checkStoreInvariants[T Object](s *Indexer[T]) error {
 			case e.pos != uint32(pos):
 				fail("%s[%d]: slot %d records position %d", name, pos, id, e.pos)
 			default:
-				key := string(appendStoreKey(nil, e.obj.GetNamespace(), e.obj.GetName()))
-				if e.key != key {
-					fail("%s: slot %d records key %q", KeyOf(e.obj), id, e.key)
-				}
-				if found, ok := s.keys[key]; !ok || found != (keyed[T]{e.obj, id}) {
+				if found, ok := s.keys[KeyOf(e.obj)]; !ok || found != (keyed[T]{e.obj, id}) {
 					fail("%s: slot %d is found as %v (%v)", KeyOf(e.obj), id, found, ok)
 				}
 			}
