@@ -57,10 +57,11 @@ const minSlotsCap = 64
 // other reader: callers must not mutate them (client-go's contract).
 //
 // Every object gets a slot (a small integer) and every namespace that holds
-// objects an id. Objects are found by key through one map of keys
-// (ObjectName, whose strings are the stored object's own: the store builds
-// no key string) to the object and its slot, as client-go's store finds
-// them through its map of string keys. Every namespace lists its slots; indexes
+// objects an id. Objects are found by key through one map of keys to the
+// object and its slot, as client-go's store finds them through its map of
+// string keys; the keys are ObjectName values made of the stored object's
+// name and one string per namespace, so that the store builds and keeps no
+// key string. Every namespace lists its slots; indexes
 // map values to buckets of (namespace id, slot) members, and keep for every
 // slot the buckets its object is in. Removing the last object of a namespace
 // releases the namespace: its list goes (but for one small one, kept empty
