@@ -240,19 +240,35 @@ func (d *infdRun) streamSync(what, rv string, initial bool, trouble infdStreamTr
 // changeUnseen deletes, changes and creates objects of the world without
 // telling the informers, and describes what it did.
 func (d *infdRun) changeUnseen() []string {
+	return d.changeBehind(infdOdds{delete: 25, recreate: 25, change: 40, create: 20})
+}
+
+// infdOdds are the percentages below which changeBehind makes each change to
+// a key: an existing object is deleted below delete, re-created below
+// recreate and changed below change (each from the previous threshold), and a
+// missing one created below create.
+type infdOdds struct{ delete, recreate, change, create int }
+
+// changeBehind changes the world behind the informers' backs, drawing one
+// number per key, and describes what it did.
+func (d *infdRun) changeBehind(odds infdOdds) []string {
 	var changes []string
 	for _, k := range d.keys {
 		old, ok := d.world.get(k)
 		r := d.rng.IntN(100)
 		switch {
-		case ok && r < 25:
+		case ok && r < odds.delete:
 			d.world.remove(k)
 			changes = append(changes, "delete "+k.String())
-		case ok && r < 40:
+		case ok && r < odds.recreate:
+			p := d.newPod(k) // deleted and re-created
+			d.world.set(p)
+			changes = append(changes, "re-create "+k.String()+" "+infdState(p))
+		case ok && r < odds.change:
 			p := d.changed(old)
 			d.world.set(p)
 			changes = append(changes, "change "+k.String()+" "+infdState(p))
-		case !ok && r < 20:
+		case !ok && r < odds.create:
 			p := d.newPod(k)
 			d.world.set(p)
 			changes = append(changes, "create "+k.String()+" "+infdState(p))

@@ -1310,28 +1310,7 @@ func (d *infdRun) relist() {
 		d.events(1 + d.rng.IntN(2))
 	}
 	// Changes no event reports.
-	var missed []string
-	for _, k := range d.keys {
-		old, ok := d.world.get(k)
-		r := d.rng.IntN(100)
-		switch {
-		case ok && r < 30:
-			d.world.remove(k)
-			missed = append(missed, "delete "+k.String())
-		case ok && r < 45:
-			p := d.newPod(k) // deleted and re-created
-			d.world.set(p)
-			missed = append(missed, "re-create "+k.String()+" "+infdState(p))
-		case ok && r < 65:
-			p := d.changed(old)
-			d.world.set(p)
-			missed = append(missed, "change "+k.String()+" "+infdState(p))
-		case !ok && r < 25:
-			p := d.newPod(k)
-			d.world.set(p)
-			missed = append(missed, "create "+k.String()+" "+infdState(p))
-		}
-	}
+	missed := d.changeBehind(infdOdds{delete: 30, recreate: 45, change: 65, create: 25})
 	d.logf("missed changes %v", missed)
 	if d.watchList {
 		d.relistStream(byError)
