@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"syscall"
+	"testing"
 	"time"
 )
 
@@ -62,6 +63,14 @@ func (s *Sample) Read() error {
 	}
 	s.GC = time.Duration(gc * float64(time.Second))
 	return nil
+}
+
+// MustRead takes the reading, or fails the benchmark or test tb.
+func (s *Sample) MustRead(tb testing.TB) {
+	tb.Helper()
+	if err := s.Read(); err != nil {
+		tb.Fatal(err)
+	}
 }
 
 // Totals sums the differences of samples over a benchmark's timed sections

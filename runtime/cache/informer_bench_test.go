@@ -284,13 +284,6 @@ func getPodList(b *testing.B) *corev1.PodList {
 	return podList
 }
 
-// read takes a reading of s for a timed section.
-func read(b *testing.B, s *procstat.Sample) {
-	if err := s.Read(); err != nil {
-		b.Fatal(err)
-	}
-}
-
 // BenchmarkInformerSync measures an informer's initial sync of 100,000 pods:
 // one iteration is Run until the informer's HasSynced, the registration's
 // HasSynced and the handler's 100,000th add. Reported per pod: ns/obj (wall
@@ -335,7 +328,7 @@ func benchmarkSync(b *testing.B, watchList bool) {
 				inf := bl.build(s, c, false)
 				runtime.GC()
 				var before, after procstat.Sample
-				read(b, &before)
+				before.MustRead(b)
 				stopProfile := timedProfile(b)
 				b.StartTimer()
 				r := start(inf)
@@ -347,7 +340,7 @@ func benchmarkSync(b *testing.B, watchList bool) {
 				}
 				b.StopTimer()
 				stopProfile()
-				read(b, &after)
+				after.MustRead(b)
 				sum.Add(&before, &after)
 				r.Stop()
 				b.StartTimer()
@@ -416,7 +409,7 @@ func BenchmarkInformerUpdates(b *testing.B) {
 				c.ExpectUpdates(len(events))
 				runtime.GC()
 				var before, after procstat.Sample
-				read(b, &before)
+				before.MustRead(b)
 				pushed := make(chan struct{})
 				stopProfile := timedProfile(b)
 				b.StartTimer()
@@ -430,7 +423,7 @@ func BenchmarkInformerUpdates(b *testing.B) {
 				<-pushed
 				b.StopTimer()
 				stopProfile()
-				read(b, &after)
+				after.MustRead(b)
 				sum.Add(&before, &after)
 				b.StartTimer()
 			}

@@ -160,12 +160,7 @@ func checkWatchListFeature(b *testing.B, p path) {
 
 func benchSync(b *testing.B, bd *bodies, p path, sd side) {
 	checkWatchListFeature(b, p)
-	srv := newServer(bd)
-	defer srv.close()
-	cs, err := srv.clientset()
-	if err != nil {
-		b.Fatal(err)
-	}
+	srv, cs := serve(b, bd)
 	var sum procstat.Totals
 	for b.Loop() {
 		b.StopTimer()
@@ -177,9 +172,7 @@ func benchSync(b *testing.B, bd *bodies, p path, sd side) {
 		}
 		runtime.GC()
 		var before, after procstat.Sample
-		if err := before.Read(); err != nil {
-			b.Fatal(err)
-		}
+		before.MustRead(b)
 		b.StartTimer()
 		r := start(inf)
 		err = waitSynced(inf, c)
@@ -188,9 +181,7 @@ func benchSync(b *testing.B, bd *bodies, p path, sd side) {
 			r.Stop()
 			b.Fatal(err)
 		}
-		if err := after.Read(); err != nil {
-			b.Fatal(err)
-		}
+		after.MustRead(b)
 		sum.Add(&before, &after)
 		sum.AddHeap(&before)
 		err = checkSynced(srv, p, inf, bd)
@@ -206,25 +197,8 @@ func benchSync(b *testing.B, bd *bodies, p path, sd side) {
 func benchUpdates(b *testing.B, bd *bodies, sd side) {
 	p := paths[1] // sync-watchlist: what a v0.37 reflector does by default
 	checkWatchListFeature(b, p)
-	srv := newServer(bd)
-	defer srv.close()
-	cs, err := srv.clientset()
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := eventcount.New(bd.n)
-	inf, err := sd.build(cs, p.client(cs), c)
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := start(inf)
-	defer r.Stop()
-	if err := waitSynced(inf, c); err != nil {
-		b.Fatal(err)
-	}
-	if err := checkSynced(srv, p, inf, bd); err != nil {
-		b.Fatal(err)
-	}
+	srv, cs := serve(b, bd)
+	inf, c := runSynced(b, srv, cs, bd, p, sd)
 	var sum procstat.Totals
 	set := 0
 	for b.Loop() {
@@ -234,9 +208,7 @@ func benchUpdates(b *testing.B, bd *bodies, sd side) {
 		c.ExpectUpdates(bd.m)
 		runtime.GC()
 		var before, after procstat.Sample
-		if err := before.Read(); err != nil {
-			b.Fatal(err)
-		}
+		before.MustRead(b)
 		b.StartTimer()
 		srv.updates <- body
 		err := waitUpdates(c)
@@ -244,9 +216,7 @@ func benchUpdates(b *testing.B, bd *bodies, sd side) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := after.Read(); err != nil {
-			b.Fatal(err)
-		}
+		after.MustRead(b)
 		sum.Add(&before, &after)
 		b.StartTimer()
 	}
@@ -286,9 +256,9 @@ type decoders struct {
 }
 
 func newDecoders() (*decoders, error) {
-	info, ok := k8sruntime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), k8sruntime.ContentTypeProtobuf)
-	if !ok || info.StreamSerializer == nil {
-		return nil, errors.New("no protobuf serializer in client-go's scheme")
+	info, err := protobufSerializer()
+	if err != nil {
+		return nil, err
 	}
 	return &decoders{
 		obj:    scheme.Codecs.WithoutConversion().DecoderToVersion(info.Serializer, corev1.SchemeGroupVersion),
@@ -345,9 +315,7 @@ func benchDecode(b *testing.B, bd *bodies, p path) {
 		b.StopTimer()
 		runtime.GC()
 		var before, after procstat.Sample
-		if err := before.Read(); err != nil {
-			b.Fatal(err)
-		}
+		before.MustRead(b)
 		var kept any
 		var got int
 		b.StartTimer()
@@ -369,9 +337,7 @@ func benchDecode(b *testing.B, bd *bodies, p path) {
 		if got != bd.n {
 			b.Fatalf("decoded %d pods, want %d", got, bd.n)
 		}
-		if err := after.Read(); err != nil {
-			b.Fatal(err)
-		}
+		after.MustRead(b)
 		sum.Add(&before, &after)
 		sum.AddHeap(&before)
 		runtime.KeepAlive(kept)
