@@ -44,6 +44,17 @@ type bodies struct {
 	release func() error
 }
 
+// protobufSerializer returns client-go's protobuf serializer, which both the
+// bodies' encoders (the server's side) and the decoders measured as the floor
+// (the client's side) are made of.
+func protobufSerializer() (runtime.SerializerInfo, error) {
+	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
+	if !ok || info.StreamSerializer == nil {
+		return info, errors.New("no protobuf stream serializer in client-go's scheme")
+	}
+	return info, nil
+}
+
 // codecs are the protobuf encoders of client-go's scheme, as the API server
 // uses them: obj encodes an object (with the protobuf envelope), stream
 // frames watch events.
@@ -53,9 +64,9 @@ type codecs struct {
 }
 
 func newCodecs() (*codecs, error) {
-	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), runtime.ContentTypeProtobuf)
-	if !ok || info.StreamSerializer == nil {
-		return nil, errors.New("no protobuf stream serializer in client-go's scheme")
+	info, err := protobufSerializer()
+	if err != nil {
+		return nil, err
 	}
 	return &codecs{
 		obj:    scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion),

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"testing"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -74,6 +75,16 @@ type side struct {
 
 var sides = []side{{"ours", buildOurs}, {"clientgo", buildClientGo}}
 
+// informerOf is the informer inf, both sides' informers implementing
+// client-go's interface, with reg its handler's registration.
+func informerOf(inf clientcache.SharedIndexInformer, reg clientcache.ResourceEventHandlerRegistration) informer {
+	return informer{
+		run:    inf.RunWithContext,
+		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
+		keys:   inf.GetStore().ListKeys,
+	}
+}
+
 // buildOurs builds this project's informer as the generated informers do:
 // over cache.NewListWatch of the typed client's List and Watch.
 func buildOurs(cs kubernetes.Interface, client any, c *eventcount.Counter) (informer, error) {
@@ -95,11 +106,7 @@ func buildOurs(cs kubernetes.Interface, client any, c *eventcount.Counter) (info
 	if err != nil {
 		return informer{}, err
 	}
-	return informer{
-		run:    inf.RunWithContext,
-		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
-		keys:   inf.GetStore().ListKeys,
-	}, nil
+	return informerOf(inf, reg), nil
 }
 
 // buildClientGo builds client-go's informer as its generated informers do:
@@ -129,11 +136,28 @@ func buildClientGo(cs kubernetes.Interface, client any, c *eventcount.Counter) (
 	if err != nil {
 		return informer{}, err
 	}
-	return informer{
-		run:    inf.RunWithContext,
-		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
-		keys:   inf.GetStore().ListKeys,
-	}, nil
+	return informerOf(inf, reg), nil
+}
+
+// runSynced builds sd's informer for p over srv (whose clientset is cs),
+// runs it until tb ends, and returns it once it has synced and holds what the
+// server listed, with the counter of its handler.
+func runSynced(tb testing.TB, srv *server, cs kubernetes.Interface, bd *bodies, p path, sd side) (informer, *eventcount.Counter) {
+	tb.Helper()
+	c := eventcount.New(bd.n)
+	inf, err := sd.build(cs, p.client(cs), c)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := start(inf)
+	tb.Cleanup(r.Stop)
+	if err := waitSynced(inf, c); err != nil {
+		tb.Fatal(err)
+	}
+	if err := checkSynced(srv, p, inf, bd); err != nil {
+		tb.Fatal(err)
+	}
+	return inf, c
 }
 
 // start runs inf until the returned Running is stopped.

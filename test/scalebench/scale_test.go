@@ -5,7 +5,6 @@ import (
 
 	clientfeatures "k8s.io/client-go/features"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 )
 
@@ -29,25 +28,8 @@ func TestSyncAgrees(t *testing.T) {
 	for _, p := range paths {
 		for _, sd := range sides {
 			t.Run(p.name+"/"+sd.name, func(t *testing.T) {
-				srv := newServer(bd)
-				defer srv.close()
-				cs, err := srv.clientset()
-				if err != nil {
-					t.Fatal(err)
-				}
-				c := eventcount.New(bd.n)
-				inf, err := sd.build(cs, p.client(cs), c)
-				if err != nil {
-					t.Fatal(err)
-				}
-				r := start(inf)
-				defer r.Stop()
-				if err := waitSynced(inf, c); err != nil {
-					t.Fatal(err)
-				}
-				if err := checkSynced(srv, p, inf, bd); err != nil {
-					t.Fatal(err)
-				}
+				srv, cs := serve(t, bd)
+				inf, c := runSynced(t, srv, cs, bd, p, sd)
 				for _, body := range bd.updates {
 					c.ExpectUpdates(bd.m)
 					srv.updates <- body

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"sync/atomic"
+	"testing"
 
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -48,6 +49,19 @@ func newServer(b *bodies) *server {
 func (s *server) close() {
 	s.srv.CloseClientConnections()
 	s.srv.Close()
+}
+
+// serve starts a server of bd, closed when tb ends, and returns it with a
+// clientset for it.
+func serve(tb testing.TB, bd *bodies) (*server, *kubernetes.Clientset) {
+	tb.Helper()
+	srv := newServer(bd)
+	tb.Cleanup(srv.close)
+	cs, err := srv.clientset()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return srv, cs
 }
 
 // requests is the count of each kind of request since the last reset.
