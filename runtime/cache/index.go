@@ -222,7 +222,7 @@ func (t *refTable) widen() int {
 	col := t.stride
 	if len(t.refs) > 0 {
 		rows := len(t.refs) / t.stride
-		refs := make([]*bucket, rows*(t.stride+1), max(cap(t.refs)/max(t.stride, 1), rows)*(t.stride+1))
+		refs := make([]*bucket, rows*(t.stride+1), cap(t.refs)/t.stride*(t.stride+1))
 		for r := range rows {
 			copy(refs[r*(t.stride+1):], t.refs[r*t.stride:(r+1)*t.stride])
 		}
@@ -259,7 +259,8 @@ type index[T Object] struct {
 	many  map[slot][]*bucket
 }
 
-// manyValues marks, in index.refs, an object indexed under several values.
+// manyValues marks, in an index's column of the refTable, an object indexed
+// under several values.
 var manyValues = &bucket{}
 
 func newIndex[T Object](name string, fn IndexFunc[T], labelKey string) *index[T] {

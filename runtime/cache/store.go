@@ -188,7 +188,7 @@ func (s *Indexer[T]) namespaceLocked(name string) *namespace {
 	return ns
 }
 
-// releaseNamespaceLocked forgets ns, called name, whose last object was just
+// releaseNamespaceLocked forgets ns, whose last object was just
 // removed, and frees its id. No bucket holds a member of ns (each removal
 // took its object's members out of every bucket), so the id can name
 // another namespace at once. When that was the last namespace, the store
@@ -197,8 +197,8 @@ func (s *Indexer[T]) namespaceLocked(name string) *namespace {
 // spareNamespaceMax objects is kept as the spare, so that a namespace
 // losing and regaining its only object (next to other namespaces)
 // allocates nothing.
-func (s *Indexer[T]) releaseNamespaceLocked(name string, ns *namespace) {
-	delete(s.namespaces, name)
+func (s *Indexer[T]) releaseNamespaceLocked(ns *namespace) {
+	delete(s.namespaces, ns.name)
 	if len(s.namespaces) == 0 {
 		s.resetLocked(0)
 	} else {
@@ -274,13 +274,13 @@ func (s *Indexer[T]) Remove(key ObjectName) (old T, existed bool) {
 	}
 	delete(s.keys, key)
 	s.shrinkKeysLocked()
-	ns := s.namespaces[key.Namespace]
+	ns := s.byID[e.ns]
 	s.removeSlotLocked(ns, e.pos)
 	s.entries[id] = entry[T]{}
 	s.free = append(s.free, id)
 	s.count--
 	if len(ns.slots) == 0 {
-		s.releaseNamespaceLocked(key.Namespace, ns)
+		s.releaseNamespaceLocked(ns)
 	}
 	return old, true
 }
