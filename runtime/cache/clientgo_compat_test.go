@@ -56,10 +56,7 @@ type rawCall struct {
 
 // rawRecorder is an untyped handler that keeps its arguments as they came,
 // for tests that check their exact types and identities.
-type rawRecorder struct {
-	mu    sync.Mutex
-	calls []rawCall
-}
+type rawRecorder struct{ callLog[rawCall] }
 
 func (r *rawRecorder) OnAdd(obj any, isInInitialList bool) {
 	r.add(rawCall{method: "add", obj: obj, initial: isInInitialList})
@@ -68,18 +65,6 @@ func (r *rawRecorder) OnUpdate(oldObj, newObj any) {
 	r.add(rawCall{method: "update", obj: newObj, old: oldObj})
 }
 func (r *rawRecorder) OnDelete(obj any) { r.add(rawCall{method: "delete", obj: obj}) }
-
-func (r *rawRecorder) add(c rawCall) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.calls = append(r.calls, c)
-}
-
-func (r *rawRecorder) recorded() []rawCall {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.calls)
-}
 
 // captureHandledErrors makes utilruntime.HandleError record the errors it is
 // given (as well as log them) until the test ends, and returns what it has

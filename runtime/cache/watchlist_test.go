@@ -154,22 +154,7 @@ func wlEvent(t watch.EventType, name, rv string) watch.Event {
 }
 
 // wlCalls records handler calls, in order, as strings.
-type wlCalls struct {
-	mu    sync.Mutex
-	calls []string
-}
-
-func (c *wlCalls) add(s string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.calls = append(c.calls, s)
-}
-
-func (c *wlCalls) get() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.calls)
-}
+type wlCalls struct{ callLog[string] }
 
 func (c *wlCalls) handler() clientcache.ResourceEventHandler {
 	return clientcache.ResourceEventHandlerDetailedFuncs{
@@ -218,7 +203,7 @@ func wlRun(t *testing.T, ours bool, streams [][]watch.Event, list *corev1.PodLis
 	}
 	defer runInformer(t, context.Background(), inf).stop(t)
 	testwait.For(t, 10*time.Second, fmt.Sprintf("%d handler calls", want), func() string {
-		if got := rec.get(); len(got) < want || !inf.HasSynced() {
+		if got := rec.recorded(); len(got) < want || !inf.HasSynced() {
 			return fmt.Sprintf("%d calls %q, synced %v", len(got), got, inf.HasSynced())
 		}
 		return ""
@@ -228,7 +213,7 @@ func wlRun(t *testing.T, ours bool, streams [][]watch.Event, list *corev1.PodLis
 		store = append(store, p.Name+"@"+p.ResourceVersion)
 	}
 	slices.Sort(store)
-	return rec.get(), store, e.log()
+	return rec.recorded(), store, e.log()
 }
 
 // A watch-list stream whose initial events add, change and delete objects,
