@@ -118,7 +118,7 @@ type DeltaFIFO[T Object] struct {
 	inflightNewest  Delta[T]
 	inflightInitial bool
 
-	// slab is what is left of the last block oneDeltaLocked cuts lists from.
+	// slab is what is left of the last block cutLocked cuts lists from.
 	slab Deltas[T]
 
 	opts DeltaFIFOOptions[T]
@@ -255,31 +255,43 @@ func (f *DeltaFIFO[T]) waitForRoomLocked(ctx context.Context, key ObjectName) er
 // never waits.
 func (f *DeltaFIFO[T]) appendLocked(key ObjectName, d Delta[T]) *fifoEntry[T] {
 	if e := f.entryLocked(key); e != nil {
+		if len(e.deltas) == 1 && cap(e.deltas) == 1 {
+			// A second delta for a key queued with one: the pair is cut
+			// from the slab too, and the cell left behind forgets its
+			// object.
+			two := f.cutLocked(2)
+			two[0], two[1] = e.deltas[0], d
+			e.deltas[0] = Delta[T]{}
+			e.deltas = dedupDeltas(two)
+			return e
+		}
 		e.deltas = dedupDeltas(append(e.deltas, d))
 		return e
 	}
-	return f.queueLocked(key, f.oneDeltaLocked(d))
+	one := f.cutLocked(1)
+	one[0] = d
+	return f.queueLocked(key, one)
 }
 
-// deltaSlab is the most one-delta lists allocated at once.
+// deltaSlab is the most delta cells allocated at once.
 const deltaSlab = 64
 
-// oneDeltaLocked returns a list holding d alone. Such lists, what most keys
-// are queued with, are cut from a slab, one allocation for as many lists as
-// keys are queued, up to deltaSlab: a line that keeps draining gets one list
-// per allocation, as before, and a slab never keeps popped deltas' objects
-// alive for longer than the line it was cut for takes to drain (drainedLocked
-// drops it). Each list has a capacity of one, so that appending to it (a
-// second delta for the key) copies it out of the slab and no two lists share
-// an element.
-func (f *DeltaFIFO[T]) oneDeltaLocked(d Delta[T]) Deltas[T] {
-	if len(f.slab) == 0 {
-		f.slab = make(Deltas[T], min(deltaSlab, f.lenLocked()+1))
+// cutLocked returns a list of n (1 or 2) empty cells, as long as its
+// capacity. The lists most keys are queued with, one delta and sometimes a
+// second, are cut from a slab: one allocation for as many cells as keys are
+// queued (plus two), up to deltaSlab. A line that keeps draining gets one
+// list per allocation, as before, and a slab never keeps popped deltas'
+// objects alive for longer than the line it was cut for takes to drain
+// (drainedLocked drops it). As each list's capacity is its length, appending
+// to it (one more delta for the key) copies it out, and no two lists share a
+// cell.
+func (f *DeltaFIFO[T]) cutLocked(n int) Deltas[T] {
+	if len(f.slab) < n {
+		f.slab = make(Deltas[T], min(deltaSlab, f.lenLocked()+2))
 	}
-	one := f.slab[:1:1]
-	f.slab = f.slab[1:]
-	one[0] = d
-	return one
+	cells := f.slab[:n:n]
+	f.slab = f.slab[n:]
+	return cells
 }
 
 // queueLocked puts key, which is not queued, at the end of the line with

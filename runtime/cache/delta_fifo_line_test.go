@@ -108,11 +108,11 @@ func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
 	check()
 }
 
-// Keys queued one after another get their one-delta lists from one slab.
-// Appending a delta to one of them (a second event, a requeue after an
-// error), or changing one in place (a watch-list stream listing a key twice),
+// Keys queued one after another get their one-delta lists, and the pairs a
+// second delta makes, from one slab. Appending a delta to one of them (a
+// second or third event, a requeue after an error), or changing one in place (a watch-list stream listing a key twice),
 // must leave every other key's deltas as they were.
-func TestDeltaFIFO_OneDeltaListsShareNothing(t *testing.T) {
+func TestDeltaFIFO_SlabListsShareNothing(t *testing.T) {
 	f := NewDeltaFIFO(fifoOpts{})
 	ctx := fifoCtx(t)
 	const keys = 3 * deltaSlab
@@ -133,6 +133,12 @@ func TestDeltaFIFO_OneDeltaListsShareNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 		want[name] = append(want[name], "Updated@2")
+		if i%2 == 0 { // a third delta: the pair is copied out of the slab
+			if err := f.Update(ctx, fifoPod(name, "2b")); err != nil {
+				t.Fatal(err)
+			}
+			want[name] = append(want[name], "Updated@2b")
+		}
 	}
 	popAll := func(fail func(key ObjectName) error) {
 		t.Helper()
