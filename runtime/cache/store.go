@@ -22,13 +22,6 @@ type entry[T Object] struct {
 	pos uint32 // index of the slot in its namespace's slots
 }
 
-// keyed is what the key map holds for an object: the object itself, so that
-// a lookup by key reads nothing else, and its slot.
-type keyed[T Object] struct {
-	obj T
-	id  slot
-}
-
 // namespace lists the slots of one namespace's objects, in no order. Its
 // name is the string every key of the store's key map holds for it, so that
 // comparing keys reads one copy of it, which stays in the CPU cache, rather
@@ -57,11 +50,11 @@ const minSlotsCap = 64
 // other reader: callers must not mutate them (client-go's contract).
 //
 // Every object gets a slot (a small integer) and every namespace that holds
-// objects an id. Objects are found by key through one map of keys to the
-// object and its slot, as client-go's store finds them through its map of
-// string keys; the keys are ObjectName values made of the stored object's
-// name and one string per namespace, so that the store builds and keeps no
-// key string. Every namespace lists its slots; indexes
+// objects an id. Objects are found by key through a map of names to the
+// object, its slot and its namespace (keyMap), as client-go's store finds
+// them through its map of string keys; the keys are the stored objects' own
+// name strings, so that the store builds and keeps no key string, and a
+// lookup hashes only the name. Every namespace lists its slots; indexes
 // map values to buckets of (namespace id, slot) members, and keep for every
 // slot the buckets its object is in. Removing the last object of a namespace
 // releases the namespace: its list goes (but for one small one, kept empty
@@ -87,8 +80,7 @@ type Indexer[T Object] struct {
 	entries    []entry[T]            // by slot; free slots hold the zero entry
 	free       []slot
 	count      int
-	keys       map[ObjectName]keyed[T] // every object and its slot, by key
-	keysPeak   int                     // the most keys the key map held since it was made
+	keys       keyMap[T] // every object, its slot and namespace, by key
 
 	indexes      []*index[T]          // in the order they were added
 	refs         refTable             // every index's buckets of every slot
@@ -109,7 +101,7 @@ func NewIndexer[T Object](indexers Indexers[T]) (*Indexer[T], error) {
 		namespaces:   map[string]*namespace{},
 		indexByName:  map[string]*index[T]{},
 		labelIndexes: map[string]*index[T]{},
-		keys:         map[ObjectName]keyed[T]{},
+		keys:         newKeyMap[T](0),
 	}
 	if err := s.AddIndexers(indexers); err != nil {
 		return nil, err
@@ -135,13 +127,13 @@ func (s *Indexer[T]) Upsert(obj T) (old T, existed bool) {
 func (s *Indexer[T]) upsertLocked(obj T) (old T, existed bool) {
 	s.rv = obj.GetResourceVersion()
 	key := KeyOf(obj)
-	if k, ok := s.keys[key]; ok {
+	if k, where := s.keys.find(s.byID, key); where != absent {
 		id := k.id
 		e := &s.entries[id]
 		old, e.obj = e.obj, obj
 		// The map takes the new object's name for the key, too: it keeps
 		// nothing of the old object.
-		s.keys[ObjectName{Namespace: s.byID[e.ns].name, Name: key.Name}] = keyed[T]{obj, id}
+		s.keys.replace(where, s.byID[e.ns], key.Name, keyed[T]{obj, id, e.ns})
 		for _, ix := range s.indexes {
 			ix.update(member{e.ns, id}, obj)
 		}
@@ -151,8 +143,7 @@ func (s *Indexer[T]) upsertLocked(obj T) (old T, existed bool) {
 	id := s.allocate(entry[T]{obj: obj, ns: ns.id, pos: uint32(len(ns.slots))})
 	ns.slots = append(ns.slots, id)
 	ns.peak = max(ns.peak, len(ns.slots))
-	s.keys[ObjectName{Namespace: ns.name, Name: key.Name}] = keyed[T]{obj, id}
-	s.keysPeak = max(s.keysPeak, len(s.keys))
+	s.keys.insert(ns, key.Name, keyed[T]{obj, id, ns.id})
 	for _, ix := range s.indexes {
 		ix.update(member{ns.id, id}, obj)
 	}
@@ -231,8 +222,7 @@ func (s *Indexer[T]) resetLocked(capacity int) {
 	s.entries = make([]entry[T], 0, capacity)
 	s.free = nil
 	s.count = 0
-	s.keys = make(map[ObjectName]keyed[T], capacity)
-	s.keysPeak = capacity
+	s.keys = newKeyMap[T](capacity)
 	s.refs.reset(capacity)
 	for _, ix := range s.indexes {
 		ix.reset()
@@ -261,8 +251,8 @@ func (s *Indexer[T]) Delete(key ObjectName) { s.Remove(key) }
 func (s *Indexer[T]) Remove(key ObjectName) (old T, existed bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	k, ok := s.keys[key]
-	if !ok {
+	k, where := s.keys.find(s.byID, key)
+	if where == absent {
 		return old, false
 	}
 	id := k.id
@@ -272,8 +262,8 @@ func (s *Indexer[T]) Remove(key ObjectName) (old T, existed bool) {
 	for _, ix := range s.indexes {
 		ix.update(member{e.ns, id}, zero)
 	}
-	delete(s.keys, key)
-	s.shrinkKeysLocked()
+	s.keys.remove(where, key)
+	s.keys.shrink()
 	ns := s.byID[e.ns]
 	s.removeSlotLocked(ns, e.pos)
 	s.entries[id] = entry[T]{}
@@ -283,24 +273,6 @@ func (s *Indexer[T]) Remove(key ObjectName) (old T, existed bool) {
 		s.releaseNamespaceLocked(ns)
 	}
 	return old, true
-}
-
-// minKeysPeak is the size up to which the key map is never rebuilt smaller.
-const minKeysPeak = 256
-
-// shrinkKeysLocked rebuilds the key map when it holds less than an eighth of
-// the most keys it held: Go maps never shrink, and the store's memory is to
-// follow the objects it holds. Each rebuild copies the remaining keys, once
-// per seven eighths of the peak removed.
-func (s *Indexer[T]) shrinkKeysLocked() {
-	if s.keysPeak <= minKeysPeak || 8*len(s.keys) >= s.keysPeak {
-		return
-	}
-	keys := make(map[ObjectName]keyed[T], len(s.keys))
-	for k, v := range s.keys {
-		keys[k] = v
-	}
-	s.keys, s.keysPeak = keys, len(keys)
 }
 
 // removeSlotLocked takes the slot at position pos out of the namespace's list,
@@ -344,32 +316,33 @@ func (s *Indexer[T]) scopeLocked(namespaceName string) (sc scope, ok bool) {
 // Get returns the object stored under key. It allocates nothing.
 func (s *Indexer[T]) Get(key ObjectName) (T, bool) {
 	s.mu.RLock()
-	k, ok := s.keys[key] // cannot panic: no deferred unlock needed
+	k, where := s.keys.find(s.byID, key) // cannot panic: no deferred unlock needed
 	s.mu.RUnlock()
-	return k.obj, ok
+	return k.obj, where != absent
 }
 
 // GetByKey returns the object stored under a client-go string key
-// ("namespace/name" or "name"); any other form is an error. It allocates
-// nothing unless the key is malformed: namespace and name are looked up as
-// parts of key.
+// ("namespace/name" or "name"); a key of any other form that names no stored
+// object is an error. It allocates nothing unless the key is malformed:
+// namespace and name are looked up as parts of key.
 func (s *Indexer[T]) GetByKey(key string) (T, bool, error) {
 	name := ObjectName{Name: key}
-	if i := strings.IndexByte(key, '/'); i == 0 {
+	i := strings.IndexByte(key, '/')
+	if i == 0 {
 		var zero T
 		return zero, false, fmt.Errorf("malformed key %q: empty namespace", key)
 	} else if i > 0 {
 		name = ObjectName{Namespace: key[:i], Name: key[i+1:]}
-		if strings.IndexByte(name.Name, '/') >= 0 {
-			var zero T
-			_, err := cache.ParseObjectName(key)
-			return zero, false, err
-		}
 	}
 	s.mu.RLock()
-	k, ok := s.keys[name] // as in Get, without a call
+	k, where := s.keys.find(s.byID, name) // as in Get
 	s.mu.RUnlock()
-	return k.obj, ok, nil
+	if where == absent && i > 0 && strings.IndexByte(name.Name, '/') >= 0 {
+		// Checked on a miss only: a hit is the key of a stored object.
+		_, err := cache.ParseObjectName(key)
+		return k.obj, false, err
+	}
+	return k.obj, where != absent, nil
 }
 
 // Len returns the number of stored objects.

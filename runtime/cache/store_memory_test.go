@@ -111,16 +111,17 @@ func checkStoreInvariants[T Object](s *Indexer[T]) error {
 			case e.pos != uint32(pos):
 				fail("%s[%d]: slot %d records position %d", name, pos, id, e.pos)
 			default:
-				if found, ok := s.keys[KeyOf(e.obj)]; !ok || found != (keyed[T]{e.obj, id}) {
-					fail("%s: slot %d is found as %v (%v)", KeyOf(e.obj), id, found, ok)
+				if found, where := s.keys.find(s.byID, KeyOf(e.obj)); where == absent || found != (keyed[T]{e.obj, id, e.ns}) {
+					fail("%s: slot %d is found as %v (%v)", KeyOf(e.obj), id, found, where)
 				}
 			}
 			live++
 		}
 	}
-	if len(s.keys) != live {
-		fail("key map: %d keys, %d objects", len(s.keys), live)
+	if s.keys.n != live {
+		fail("key map: %d keys, %d objects", s.keys.n, live)
 	}
+	checkKeyMap(&s.keys, s.byID, fail)
 	if live != s.count {
 		fail("count %d, %d objects by name", s.count, live)
 	}
@@ -503,5 +504,46 @@ func TestEmptiedNamespacesReleaseMemory(t *testing.T) {
 	}
 	if invariants != nil {
 		t.Error(invariants)
+	}
+}
+
+// checkKeyMap reports, through fail, what breaks the key map's invariants:
+// every entry of others has a name byName holds for another namespace (or
+// vacant), shared counts them by name, a vacant entry is there only for
+// names others holds, and byName and others together hold n objects, each
+// under its own name and namespace.
+func checkKeyMap[T Object](m *keyMap[T], byID []*namespace, fail func(string, ...any)) {
+	var zero T
+	stored := 0
+	for name, k := range m.byName {
+		if k.ns == vacantNS {
+			if k.obj != zero || m.shared[name] == 0 {
+				fail("key map: vacant entry %q holds %v, with %d others", name, k.obj, m.shared[name])
+			}
+			continue
+		}
+		stored++
+		if int(k.ns) >= len(byID) || byID[k.ns] == nil || k.obj == zero ||
+			k.obj.GetName() != name || k.obj.GetNamespace() != byID[k.ns].name {
+			fail("key map: entry %q holds %v of namespace id %d", name, k.obj, k.ns)
+		}
+	}
+	perName := map[string]int{}
+	for key, k := range m.others {
+		stored++
+		perName[key.Name]++
+		first, ok := m.byName[key.Name]
+		if !ok || (first.ns != vacantNS && byID[first.ns].name == key.Namespace) {
+			fail("key map: %s is in others, but its name is not held for another namespace", key)
+		}
+		if k.obj == zero || KeyOf(k.obj) != key || int(k.ns) >= len(byID) || byID[k.ns] == nil || byID[k.ns].name != key.Namespace {
+			fail("key map: %s holds %v of namespace id %d", key, k.obj, k.ns)
+		}
+	}
+	if !maps.Equal(perName, m.shared) && (len(perName) > 0 || len(m.shared) > 0) {
+		fail("key map: others per name %v, counted %v", perName, m.shared)
+	}
+	if stored != m.n {
+		fail("key map: %d entries, counted %d", stored, m.n)
 	}
 }
