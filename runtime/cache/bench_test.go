@@ -83,6 +83,30 @@ func newOursAppend() *cache.Indexer[pod] {
 	return s
 }
 
+// newOursGenerated returns our store with the indexes a generated informer
+// has: the namespace index built in (the store answers cache.NamespaceIndex
+// from its namespaces, without an index of its own), the node index in
+// append form (what a +index marker generates) and the app label index.
+func newOursGenerated() *cache.Indexer[pod] {
+	s := newOursWith()
+	err := cache.AddAppendIndexes(s.AsIndexer(), cache.AppendIndexers[pod]{nodeIndex: oursAppendIndexers()[nodeIndex]}, map[string]string{appIndex: "app"})
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// checkNamespaceIndex fails b unless the client-go view of a store answers
+// the namespace index with the namespace's n objects, as it does for
+// newOursGenerated's built-in one.
+func checkNamespaceIndex(b *testing.B, indexer clientcache.Indexer, namespace string, n int) {
+	b.Helper()
+	objs, err := indexer.ByIndex(nsIndex, namespace)
+	if err != nil || len(objs) != n {
+		b.Fatalf("ByIndex(%q, %q): %d objects, %v; want %d", nsIndex, namespace, len(objs), err, n)
+	}
+}
+
 // oursAppendIndexers returns the namespace and node index functions in
 // append form.
 func oursAppendIndexers() cache.AppendIndexers[pod] {
@@ -323,18 +347,20 @@ func BenchmarkStore(b *testing.B) {
 
 	// Update: one Update call per iteration, each with a fresh pointer; one
 	// in ten changes spec.nodeName (and so the node index). ours-append
-	// has the index functions in append form.
+	// has the index functions in append form; ours-generated the indexes of
+	// a generated informer (newOursGenerated).
 	b.Run("Update", func(b *testing.B) {
 		for _, v := range []struct {
 			name string
 			new  func() *cache.Indexer[pod]
-		}{{"ours", newOurs}, {"ours-append", newOursAppend}} {
+		}{{"ours", newOurs}, {"ours-append", newOursAppend}, {"ours-generated", newOursGenerated}} {
 			b.Run(v.name, func(b *testing.B) {
 				f := getFixture(b)
 				s := v.new()
 				for _, p := range f.pods {
 					s.Add(p)
 				}
+				checkNamespaceIndex(b, s.AsIndexer(), f.pods[0].Namespace, len(s.ListNamespace(f.pods[0].Namespace)))
 				n := len(f.pods)
 				i := 0
 				for b.Loop() {
@@ -393,6 +419,7 @@ func BenchmarkStore(b *testing.B) {
 	// Memory: the heap a filled store keeps beyond the objects themselves.
 	b.Run("Memory", func(b *testing.B) {
 		b.Run("ours", func(b *testing.B) { measureMemory(b, fillOurs(allIndexes...)) })
+		b.Run("ours-generated", func(b *testing.B) { measureMemory(b, fill(newOursGenerated)) })
 		b.Run("clientgo", func(b *testing.B) { measureMemory(b, fillClientGo(allIndexes...)) })
 	})
 }
@@ -413,8 +440,13 @@ func BenchmarkMemoryByIndex(b *testing.B) {
 }
 
 func fillOurs(indexes ...string) func([]pod) any {
+	return fill(func() *cache.Indexer[pod] { return newOursWith(indexes...) })
+}
+
+// fill returns a function that fills a store newStore returns with pods.
+func fill(newStore func() *cache.Indexer[pod]) func([]pod) any {
 	return func(pods []pod) any {
-		s := newOursWith(indexes...)
+		s := newStore()
 		for _, p := range pods {
 			s.Add(p)
 		}

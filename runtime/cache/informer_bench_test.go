@@ -31,6 +31,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -162,7 +163,14 @@ func buildOurs(s *script, c *eventcount.Counter, dropManagedFields bool) informe
 // buildOursAppend is buildOurs with the index functions in append form
 // (cache.AppendIndexFunc).
 func buildOursAppend(s *script, c *eventcount.Counter, dropManagedFields bool) informer {
-	return buildOursWithIndexes(s, c, dropManagedFields, false, true)
+	return buildOursWithIndexes(s, c, dropManagedFields, false, appendIndexes)
+}
+
+// buildOursGenerated is buildOurs with the indexes of a generated informer
+// (newOursGenerated): the namespace index built in, the node index in
+// append form, the app label index.
+func buildOursGenerated(s *script, c *eventcount.Counter, dropManagedFields bool) informer {
+	return buildOursWithIndexes(s, c, dropManagedFields, false, generatedIndexes)
 }
 
 // buildOursUntyped is buildOurs with client-go's untyped handler type (the
@@ -173,23 +181,36 @@ func buildOursUntyped(s *script, c *eventcount.Counter, dropManagedFields bool) 
 }
 
 func buildOursWith(s *script, c *eventcount.Counter, dropManagedFields, untyped bool) informer {
-	return buildOursWithIndexes(s, c, dropManagedFields, untyped, false)
+	return buildOursWithIndexes(s, c, dropManagedFields, untyped, funcIndexes)
 }
 
-func buildOursWithIndexes(s *script, c *eventcount.Counter, dropManagedFields, untyped, appendForm bool) informer {
+// indexForm says how an informer of ours declares the three indexes.
+type indexForm int
+
+const (
+	funcIndexes      indexForm = iota // []string index functions, and the app label index
+	appendIndexes                     // append-form index functions, and the app label index
+	generatedIndexes                  // as a generated informer: see newOursGenerated
+)
+
+func buildOursWithIndexes(s *script, c *eventcount.Counter, dropManagedFields, untyped bool, form indexForm) informer {
 	lw := cache.NewListWatch[pod](s.listPods, s.watchPods, s.client())
 	var opts cache.SharedIndexInformerOptions[pod]
-	if !appendForm {
+	if form == funcIndexes {
 		opts.Indexers = oursIndexers(allIndexes...)
 	}
 	inf, err := cache.NewSharedIndexInformer(lw, opts)
 	if err != nil {
 		panic(err)
 	}
-	if appendForm {
-		err = cache.AddAppendIndexes(inf.GetIndexer(), oursAppendIndexers(), map[string]string{appIndex: "app"})
-	} else {
+	switch form {
+	case funcIndexes:
 		err = inf.TypedStore().AddLabelIndex(appIndex, "app")
+	case appendIndexes:
+		err = cache.AddAppendIndexes(inf.GetIndexer(), oursAppendIndexers(), map[string]string{appIndex: "app"})
+	case generatedIndexes:
+		node := cache.AppendIndexers[pod]{nodeIndex: oursAppendIndexers()[nodeIndex]}
+		err = cache.AddAppendIndexes(inf.GetIndexer(), node, map[string]string{appIndex: "app"})
 	}
 	if err != nil {
 		panic(err)
@@ -243,10 +264,13 @@ func buildClientGo(s *script, c *eventcount.Counter, dropManagedFields bool) inf
 	}
 }
 
-var builders = []struct {
+// namedBuilder is a builder and the name of its sub-benchmarks.
+type namedBuilder struct {
 	name  string
 	build builder
-}{
+}
+
+var builders = []namedBuilder{
 	{"ours", buildOurs},
 	{"ours-untyped", buildOursUntyped},
 	{"clientgo", buildClientGo},
@@ -369,12 +393,10 @@ func benchmarkSync(b *testing.B, watchList bool) {
 // time of the whole process, the pushing goroutine included), allocs/event
 // and B/event (bytes allocated), gcs/op as in BenchmarkInformerSync. Besides
 // the informers of every benchmark, ours-append runs ours with its index
-// functions in append form (cache.AppendIndexFunc).
+// functions in append form (cache.AppendIndexFunc), and ours-generated with
+// the indexes of a generated informer (buildOursGenerated).
 func BenchmarkInformerUpdates(b *testing.B) {
-	for _, bl := range append(builders[:len(builders):len(builders)], struct {
-		name  string
-		build builder
-	}{"ours-append", buildOursAppend}) {
+	for _, bl := range append(slices.Clone(builders), namedBuilder{"ours-append", buildOursAppend}, namedBuilder{"ours-generated", buildOursGenerated}) {
 		b.Run(bl.name, func(b *testing.B) {
 			f := getFixture(b)
 			list := getPodList(b)
@@ -475,12 +497,13 @@ func BenchmarkInformerUpdates(b *testing.B) {
 //   - overB/obj: heapB/obj minus objB/obj, what the informer keeps beyond its
 //     objects: store, indexes, queue and handler buffers.
 //
-// The -dropmf variants set a transform that clears managedFields: ours
-// cache.DropManagedFields, client-go an equivalent TransformFunc. ns/op is
-// mostly the two collections and means nothing.
+// ours-generated has the indexes of a generated informer
+// (buildOursGenerated). The -dropmf variants set a transform that clears
+// managedFields: ours cache.DropManagedFields, client-go an equivalent
+// TransformFunc. ns/op is mostly the two collections and means nothing.
 func BenchmarkInformerMemory(b *testing.B) {
 	for _, dropMF := range []bool{false, true} {
-		for _, bl := range builders {
+		for _, bl := range append(slices.Clone(builders), namedBuilder{"ours-generated", buildOursGenerated}) {
 			if bl.name == "ours-untyped" {
 				continue // the handler type does not change what is kept
 			}

@@ -128,16 +128,17 @@ func (s *Indexer[T]) upsertLocked(obj T) (old T, existed bool) {
 	s.rv = obj.GetResourceVersion()
 	key := KeyOf(obj)
 	if k, where := s.keys.find(s.byID, key); where != absent {
+		// The key map's entry has all an update reads: the slot's entry
+		// is only written.
 		id := k.id
-		e := &s.entries[id]
-		old, e.obj = e.obj, obj
+		s.entries[id].obj = obj
 		// The map takes the new object's name for the key, too: it keeps
 		// nothing of the old object.
-		s.keys.replace(where, s.byID[e.ns], key.Name, keyed[T]{obj, id, e.ns})
+		s.keys.replace(where, s.byID[k.ns], key.Name, keyed[T]{obj, id, k.ns})
 		for _, ix := range s.indexes {
-			ix.update(member{e.ns, id}, obj)
+			ix.update(member{k.ns, id}, obj)
 		}
-		return old, true
+		return k.obj, true
 	}
 	ns := s.namespaceLocked(key.Namespace)
 	id := s.allocate(entry[T]{obj: obj, ns: ns.id, pos: uint32(len(ns.slots))})
