@@ -76,11 +76,24 @@ func oursIndexers(names ...string) cache.Indexers[pod] {
 // (cache.AppendIndexFunc), which the store calls with a slice it reuses.
 func newOursAppend() *cache.Indexer[pod] {
 	s := newOursWith()
-	err := cache.AddAppendIndexes(s.AsIndexer(), oursAppendIndexers(), map[string]string{appIndex: "app"})
-	if err != nil {
+	if err := addAppendIndexes(s.AsIndexer()); err != nil {
 		panic(err)
 	}
 	return s
+}
+
+// addAppendIndexes adds the three indexes to indexer, a store or informer
+// of ours without them: the namespace and node indexes in append form, the
+// app label index.
+func addAppendIndexes(indexer clientcache.Indexer) error {
+	return cache.AddAppendIndexes(indexer, oursAppendIndexers(), map[string]string{appIndex: "app"})
+}
+
+// addGeneratedIndexes adds to indexer, a store or informer of ours without
+// indexes, those of a generated informer (newOursGenerated).
+func addGeneratedIndexes(indexer clientcache.Indexer) error {
+	node := cache.AppendIndexers[pod]{nodeIndex: oursAppendIndexers()[nodeIndex]}
+	return cache.AddAppendIndexes(indexer, node, map[string]string{appIndex: "app"})
 }
 
 // newOursGenerated returns our store with the indexes a generated informer
@@ -89,18 +102,24 @@ func newOursAppend() *cache.Indexer[pod] {
 // append form (what a +index marker generates) and the app label index.
 func newOursGenerated() *cache.Indexer[pod] {
 	s := newOursWith()
-	err := cache.AddAppendIndexes(s.AsIndexer(), cache.AppendIndexers[pod]{nodeIndex: oursAppendIndexers()[nodeIndex]}, map[string]string{appIndex: "app"})
-	if err != nil {
+	if err := addGeneratedIndexes(s.AsIndexer()); err != nil {
 		panic(err)
 	}
 	return s
 }
 
-// checkNamespaceIndex fails b unless the client-go view of a store answers
-// the namespace index with the namespace's n objects, as it does for
-// newOursGenerated's built-in one.
-func checkNamespaceIndex(b *testing.B, indexer clientcache.Indexer, namespace string, n int) {
+// checkNamespaceIndex fails b unless the client-go view of a store filled
+// with pods answers the namespace index, for the first pod's namespace, with
+// as many objects as pods has in it: the store's own index, or the built-in
+// one of newOursGenerated.
+func checkNamespaceIndex(b *testing.B, indexer clientcache.Indexer, pods []pod) {
 	b.Helper()
+	namespace, n := pods[0].Namespace, 0
+	for _, p := range pods {
+		if p.Namespace == namespace {
+			n++
+		}
+	}
 	objs, err := indexer.ByIndex(nsIndex, namespace)
 	if err != nil || len(objs) != n {
 		b.Fatalf("ByIndex(%q, %q): %d objects, %v; want %d", nsIndex, namespace, len(objs), err, n)
@@ -360,7 +379,7 @@ func BenchmarkStore(b *testing.B) {
 				for _, p := range f.pods {
 					s.Add(p)
 				}
-				checkNamespaceIndex(b, s.AsIndexer(), f.pods[0].Namespace, len(s.ListNamespace(f.pods[0].Namespace)))
+				checkNamespaceIndex(b, s.AsIndexer(), f.pods)
 				n := len(f.pods)
 				i := 0
 				for b.Loop() {

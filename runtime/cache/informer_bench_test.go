@@ -207,10 +207,9 @@ func buildOursWithIndexes(s *script, c *eventcount.Counter, dropManagedFields, u
 	case funcIndexes:
 		err = inf.TypedStore().AddLabelIndex(appIndex, "app")
 	case appendIndexes:
-		err = cache.AddAppendIndexes(inf.GetIndexer(), oursAppendIndexers(), map[string]string{appIndex: "app"})
+		err = addAppendIndexes(inf.GetIndexer())
 	case generatedIndexes:
-		node := cache.AppendIndexers[pod]{nodeIndex: oursAppendIndexers()[nodeIndex]}
-		err = cache.AddAppendIndexes(inf.GetIndexer(), node, map[string]string{appIndex: "app"})
+		err = addGeneratedIndexes(inf.GetIndexer())
 	}
 	if err != nil {
 		panic(err)
