@@ -110,8 +110,9 @@ func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
 
 // Keys queued one after another get their one-delta lists, and the pairs a
 // second delta makes, from one slab. Appending a delta to one of them (a
-// second or third event, a requeue after an error), or changing one in place (a watch-list stream listing a key twice),
-// must leave every other key's deltas as they were.
+// second or third event, a requeue after an error), or changing one in place
+// (a watch-list stream listing a key twice), must leave every other key's
+// deltas as they were.
 func TestDeltaFIFO_SlabListsShareNothing(t *testing.T) {
 	f := NewDeltaFIFO(fifoOpts{})
 	ctx := fifoCtx(t)

@@ -128,23 +128,20 @@ func (m *keyMap[T]) shrink() {
 	if m.peak <= minKeysPeak || 8*m.n >= m.peak {
 		return
 	}
-	byName := make(map[string]keyed[T], len(m.byName))
-	for k, v := range m.byName {
-		byName[k] = v
-	}
-	m.byName = byName
+	m.byName = resized(m.byName)
 	if len(m.others) > 0 {
-		others := make(map[ObjectName]keyed[T], len(m.others))
-		for k, v := range m.others {
-			others[k] = v
-		}
-		shared := make(map[string]int, len(m.shared))
-		for k, v := range m.shared {
-			shared[k] = v
-		}
-		m.others, m.shared = others, shared
+		m.others, m.shared = resized(m.others), resized(m.shared)
 	} else {
 		m.others, m.shared = nil, nil
 	}
 	m.peak = m.n
+}
+
+// resized returns a copy of m in a map made for its size.
+func resized[K comparable, V any](m map[K]V) map[K]V {
+	out := make(map[K]V, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
 }

@@ -23,9 +23,9 @@ type entry[T Object] struct {
 }
 
 // namespace lists the slots of one namespace's objects, in no order. Its
-// name is the string every key of the store's key map holds for it, so that
-// comparing keys reads one copy of it, which stays in the CPU cache, rather
-// than each object's own.
+// name is the string the key map checks a found object's namespace against,
+// and holds in its keys by namespace and name, so that lookups read one
+// copy of it, which stays in the CPU cache, rather than each object's own.
 type namespace struct {
 	id    nsID
 	name  string

@@ -540,7 +540,7 @@ func checkKeyMap[T Object](m *keyMap[T], byID []*namespace, fail func(string, ..
 			fail("key map: %s holds %v of namespace id %d", key, k.obj, k.ns)
 		}
 	}
-	if !maps.Equal(perName, m.shared) && (len(perName) > 0 || len(m.shared) > 0) {
+	if !maps.Equal(perName, m.shared) {
 		fail("key map: others per name %v, counted %v", perName, m.shared)
 	}
 	if stored != m.n {
