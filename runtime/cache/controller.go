@@ -168,10 +168,11 @@ func (q *fifoQueue[T]) reserveFor(n int) {
 func (q *fifoQueue[T]) Resync() error { return q.fifo.Resync(q.context()) }
 
 // Pop ignores the controller's process function (which is nil) and hands the
-// typed deltas to the reflector's consumer. The controller closes the queue
-// when its context ends, which ends a waiting Pop.
+// typed deltas to the reflector's consumer, taking up to popBatch keys off the
+// line at a time. The controller closes the queue when its context ends,
+// which ends a waiting Pop.
 func (q *fifoQueue[T]) Pop(cache.PopProcessFunc) (any, error) {
-	return nil, q.fifo.Pop(context.Background(), q.process)
+	return nil, q.fifo.pop(context.Background(), popBatch, q.process)
 }
 
 func (q *fifoQueue[T]) HasSynced() bool { return q.fifo.HasSynced() }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/client-go/tools/cache"
@@ -109,14 +110,22 @@ type DeltaFIFO[T Object] struct {
 	synced       chan struct{}
 	syncedClosed bool
 
-	// inflightKey is the key Pop is processing with the lock released, and
-	// inflightNewest its newest delta: until processing ends the consumer's
-	// store may not reflect it, so Delete, Replace and Resync treat it as
-	// queued. inflightInitial is its initial mark.
-	inflight        bool
-	inflightKey     ObjectName
-	inflightNewest  Delta[T]
-	inflightInitial bool
+	// The entries numbered from taken up to first are those Pop has taken
+	// off the line and handed to the consumer, with the lock released. A
+	// taken key is in flight until its processing ends, which the consumer
+	// records by advancing processedTo past its number (without the lock, so
+	// it is read atomically): until then the consumer's store may not
+	// reflect it, so Delete, Replace and Resync treat it as queued, and its
+	// entry keeps its deltas (the newest is its state for Replace). The
+	// consumer clears the processed entries under the lock (settleLocked).
+	// inflightInitials counts the in-flight entries with the initial mark.
+	taken            uint64
+	processedTo      atomic.Uint64
+	inflightInitials int
+	// batch is the consumer's copy of the taken entries it has not processed
+	// yet, and batchBuf its backing array. Only Pop touches them, under popMu.
+	batch    []takenEntry[T]
+	batchBuf []takenEntry[T]
 
 	// slab is what is left of the last block cutLocked cuts lists from.
 	slab Deltas[T]
@@ -216,9 +225,20 @@ func (f *DeltaFIFO[T]) entryAt(seq uint64) *fifoEntry[T] {
 	return &f.entries[seq&uint64(len(f.entries)-1)]
 }
 
-// queuedLocked reports whether key is queued or being processed.
+// inflightLocked returns key's in-flight entry, or nil when the key is not
+// in flight or is also queued (its newest entry is the queued one).
+func (f *DeltaFIFO[T]) inflightLocked(key ObjectName) *fifoEntry[T] {
+	seq, ok := f.index[key]
+	if !ok || seq >= f.first || seq < f.processedTo.Load() {
+		return nil
+	}
+	return f.entryAt(seq)
+}
+
+// queuedLocked reports whether key is queued or in flight.
 func (f *DeltaFIFO[T]) queuedLocked(key ObjectName) bool {
-	return f.entryLocked(key) != nil || (f.inflight && f.inflightKey == key)
+	seq, ok := f.index[key]
+	return ok && seq >= f.processedTo.Load() // queued keys are numbered from first on
 }
 
 // knownLocked reports whether key is queued, being processed, or known to
@@ -297,7 +317,7 @@ func (f *DeltaFIFO[T]) cutLocked(n int) Deltas[T] {
 // queueLocked puts key, which is not queued, at the end of the line with
 // deltas.
 func (f *DeltaFIFO[T]) queueLocked(key ObjectName, deltas Deltas[T]) *fifoEntry[T] {
-	if f.lenLocked() == len(f.entries) {
+	if f.next-f.taken == uint64(len(f.entries)) {
 		f.growLocked()
 	}
 	seq := f.next
@@ -310,11 +330,11 @@ func (f *DeltaFIFO[T]) queueLocked(key ObjectName, deltas Deltas[T]) *fifoEntry[
 	return e
 }
 
-// growLocked doubles the ring, which is full.
+// growLocked doubles the ring, which is full of taken and queued entries.
 func (f *DeltaFIFO[T]) growLocked() {
 	old := f.entries
 	f.entries = make([]fifoEntry[T], max(16, 2*len(old)))
-	for seq := f.first; seq < f.next; seq++ {
+	for seq := f.taken; seq < f.next; seq++ {
 		*f.entryAt(seq) = old[seq&uint64(len(old)-1)]
 	}
 }
@@ -446,11 +466,8 @@ func (f *DeltaFIFO[T]) replace(ctx context.Context, list []T, onePerKey bool) er
 	// or known when the list arrives. Keys that other producers queue while
 	// Replace waits for room are newer than the list and are left alone.
 	var candidates []ObjectName
-	for seq := f.first; seq < f.next; seq++ {
-		candidates = append(candidates, f.entryAt(seq).key)
-	}
-	if f.inflight {
-		candidates = append(candidates, f.inflightKey)
+	for seq := f.processedTo.Load(); seq < f.next; seq++ {
+		candidates = append(candidates, f.entryAt(seq).key) // in flight, then queued
 	}
 	if f.opts.KnownObjects != nil {
 		candidates = append(candidates, f.opts.KnownObjects.ListKeys()...)
@@ -491,7 +508,7 @@ func (f *DeltaFIFO[T]) replace(ctx context.Context, list []T, onePerKey bool) er
 // markInitialLocked records e's key as part of the first list, unless it
 // carries the mark already, on e or in flight.
 func (f *DeltaFIFO[T]) markInitialLocked(e *fifoEntry[T]) {
-	if e.initial || (f.inflight && f.inflightInitial && f.inflightKey == e.key) {
+	if e.initial || f.inflightInitialLocked(e.key) {
 		return
 	}
 	e.initial = true
@@ -507,8 +524,9 @@ func (f *DeltaFIFO[T]) lastStateLocked(key ObjectName) (T, bool) {
 		// A queued real delete absorbs the tombstone (dedupDeltas).
 		return newest.Object, true
 	}
-	if f.inflight && f.inflightKey == key {
-		return f.inflightNewest.Object, f.inflightNewest.Type != Deleted
+	if e := f.inflightLocked(key); e != nil {
+		newest, _ := e.deltas.Newest()
+		return newest.Object, newest.Type != Deleted
 	}
 	if f.opts.KnownObjects != nil {
 		// A key listed earlier may have been deleted from the store by the
@@ -545,93 +563,6 @@ func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 	return nil
 }
 
-// Pop waits for a queued key, removes it with its deltas and calls process
-// with the lock released. isInInitialList is true for the keys of the first
-// Replace that HasSynced waits for, a key whose processing failed included,
-// and false for every other key, even one popped before the queue has synced
-// (behind a failed initial key). Pop returns process's error, after putting
-// the deltas back ahead of any that arrived meanwhile; ErrFIFOClosed once the
-// queue is closed and empty; or ctx's error. Pop must not be called
-// concurrently with itself.
-//
-// When process panics, the queue is left consistent and the panic goes on to
-// Pop's caller: the key is no longer in flight, its deltas are dropped as
-// client-go's DeltaFIFO drops them, and it counts as processed for HasSynced
-// (a key whose processing always panics must not keep the queue unsynced).
-func (f *DeltaFIFO[T]) Pop(ctx context.Context, process func(key ObjectName, deltas Deltas[T], isInInitialList bool) error) error {
-	f.popMu.Lock()
-	defer f.popMu.Unlock()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for f.lenLocked() == 0 {
-		if f.isClosed {
-			return ErrFIFOClosed
-		}
-		if err := f.waitLocked(ctx, &f.notEmpty); err != nil {
-			return err
-		}
-	}
-	key, deltas, isInInitialList := f.popLocked()
-	signal(&f.notFull)
-
-	f.inflight, f.inflightKey, f.inflightInitial = true, key, isInInitialList
-	f.inflightNewest, _ = deltas.Newest()
-	f.mu.Unlock()
-	returned := false
-	defer func() {
-		if !returned { // process panicked; the deferred f.mu.Unlock follows
-			f.mu.Lock()
-			f.endInflightLocked()
-			f.processedLocked(isInInitialList)
-		}
-	}()
-	err := process(key, deltas, isInInitialList)
-	returned = true
-	f.mu.Lock()
-	f.endInflightLocked()
-
-	if err != nil {
-		// Back in line ahead of what arrived meanwhile, keeping its mark.
-		e := f.entryLocked(key)
-		if e != nil {
-			for _, d := range e.deltas {
-				deltas = dedupDeltas(append(deltas, d))
-			}
-			e.deltas = deltas
-		} else {
-			e = f.queueLocked(key, deltas)
-		}
-		e.initial = e.initial || isInInitialList
-		return err
-	}
-	f.processedLocked(isInInitialList)
-	return nil
-}
-
-// popLocked takes the head of the line, which must not be empty.
-func (f *DeltaFIFO[T]) popLocked() (ObjectName, Deltas[T], bool) {
-	e := f.entryAt(f.first)
-	key, deltas, initial := e.key, e.deltas, e.initial
-	*e = fifoEntry[T]{}
-	f.first++
-	switch n := f.lenLocked(); {
-	case n == 0:
-		delete(f.index, key)
-		f.drainedLocked()
-	case n >= f.lazyAbove:
-		// Leave key in the index: its number, below the head's, says it is
-		// not queued. Rebuild the index when such keys outnumber the
-		// queued ones.
-		f.stale++
-		if f.stale > 2*n+f.lazyAbove {
-			f.reindexLocked()
-		}
-	default:
-		delete(f.index, key)
-	}
-	return key, deltas, initial
-}
-
 // drainedLocked resets the empty line. Go maps and slices never shrink:
 // what a burst (the initial list) grew is released.
 func (f *DeltaFIFO[T]) drainedLocked() {
@@ -648,20 +579,15 @@ func (f *DeltaFIFO[T]) drainedLocked() {
 	f.stale = 0
 }
 
-// reindexLocked rebuilds the index from the queued keys, dropping the popped
-// ones left in it.
+// reindexLocked rebuilds the index from the in-flight and queued keys,
+// dropping the processed ones left in it.
 func (f *DeltaFIFO[T]) reindexLocked() {
-	f.index = make(map[ObjectName]uint64, f.lenLocked())
-	for seq := f.first; seq < f.next; seq++ {
+	from := f.processedTo.Load()
+	f.index = make(map[ObjectName]uint64, f.next-from)
+	for seq := from; seq < f.next; seq++ {
 		f.index[f.entryAt(seq).key] = seq
 	}
 	f.indexPeak, f.stale = len(f.index), 0
-}
-
-// endInflightLocked records that Pop's process function has returned.
-func (f *DeltaFIFO[T]) endInflightLocked() {
-	f.inflight, f.inflightKey, f.inflightInitial = false, ObjectName{}, false
-	f.inflightNewest = Delta[T]{}
 }
 
 // processedLocked records that a key's deltas have been processed, for

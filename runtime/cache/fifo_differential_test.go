@@ -304,50 +304,71 @@ func (d *fdRun) pod(name string) *corev1.Pod {
 func fdName(i int) string { return fmt.Sprintf("p%d", i) }
 
 // checkFIFOIndex checks the queue's index and initial marks against its line:
-// every queued key maps to its entry, every other key of the index to a
-// number below the head's, and initialLeft counts the marks.
+// every queued key maps to its entry, every in-flight key to its entry or a
+// newer queued one, every other key of the index to a number below the
+// in-flight ones, and initialLeft counts the marks of the queued and
+// in-flight entries.
 func checkFIFOIndex[T Object](f *DeltaFIFO[T]) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	marks := 0
-	if f.inflight && f.inflightInitial {
-		marks++
+	processed := f.processedTo.Load()
+	if f.taken > processed || processed > f.first || f.first > f.next {
+		return fmt.Errorf("numbers out of order: taken %d, processed to %d, first %d, next %d", f.taken, processed, f.first, f.next)
 	}
-	if n := len(f.entries); n&(n-1) != 0 || f.next-f.first > uint64(n) {
-		return fmt.Errorf("ring of %d entries holding numbers %d to %d", n, f.first, f.next)
+	if n := len(f.entries); n&(n-1) != 0 || f.next-f.taken > uint64(n) {
+		return fmt.Errorf("ring of %d entries holding numbers %d to %d", n, f.taken, f.next)
 	}
+	marks, inflightMarks := 0, 0
 	for i := range f.entries {
 		e := &f.entries[i]
-		seq := f.first + (uint64(i)-f.first)&uint64(len(f.entries)-1)
-		if seq >= f.next {
+		seq := f.taken + (uint64(i)-f.taken)&uint64(len(f.entries)-1)
+		switch {
+		case seq >= f.next:
 			if e.key != (ObjectName{}) || e.deltas != nil || e.initial {
 				return fmt.Errorf("free entry %d still holds %v", i, e.key)
 			}
-			continue
-		}
-		if got, ok := f.index[e.key]; !ok || got != seq {
-			return fmt.Errorf("index[%v] = %d, %v; the key is queued as number %d", e.key, got, ok, seq)
-		}
-		if len(e.deltas) == 0 {
-			return fmt.Errorf("queued key %v has no deltas", e.key)
-		}
-		if e.initial {
-			marks++
+		case seq < processed:
+			// processed, cleared by the next settle
+		case seq < f.first:
+			if got, ok := f.index[e.key]; !ok || got < seq {
+				return fmt.Errorf("index[%v] = %d, %v; the key is in flight as number %d", e.key, got, ok, seq)
+			}
+			if e.initial {
+				marks++
+				inflightMarks++
+			}
+		default:
+			if got, ok := f.index[e.key]; !ok || got != seq {
+				return fmt.Errorf("index[%v] = %d, %v; the key is queued as number %d", e.key, got, ok, seq)
+			}
+			if len(e.deltas) == 0 {
+				return fmt.Errorf("queued key %v has no deltas", e.key)
+			}
+			if e.initial {
+				marks++
+			}
 		}
 	}
+	live := 0
 	for key, seq := range f.index {
 		if seq >= f.next {
 			return fmt.Errorf("index[%v] = %d, beyond the line's end %d", key, seq, f.next)
 		}
-		if seq >= f.first && f.entryAt(seq).key != key {
-			return fmt.Errorf("index[%v] = %d names the queued entry of %v", key, seq, f.entryAt(seq).key)
+		if seq >= processed {
+			live++
+			if f.entryAt(seq).key != key {
+				return fmt.Errorf("index[%v] = %d names the entry of %v", key, seq, f.entryAt(seq).key)
+			}
 		}
 	}
-	if queued := f.lenLocked(); len(f.index) > queued && f.stale < len(f.index)-queued {
-		return fmt.Errorf("%d keys in the index, %d queued, %d counted as popped", len(f.index), queued, f.stale)
+	if left := len(f.index) - live - int(processed-f.taken); left > f.stale {
+		return fmt.Errorf("%d keys in the index, %d queued or in flight, %d counted as popped", len(f.index), live, f.stale)
 	}
 	if marks != f.initialLeft {
 		return fmt.Errorf("%d initial marks, %d counted", marks, f.initialLeft)
+	}
+	if inflightMarks != f.inflightInitials {
+		return fmt.Errorf("%d initial marks in flight, %d counted", inflightMarks, f.inflightInitials)
 	}
 	return nil
 }

@@ -1,0 +1,179 @@
+package cache
+
+import "context"
+
+// takenEntry is an entry Pop has taken off the line, and its number.
+type takenEntry[T Object] struct {
+	fifoEntry[T]
+	seq uint64
+}
+
+// popBatch is the most keys the informer's consumer takes off the line at
+// once. Taking them under one acquisition of the lock, and recording the end
+// of each one's processing without it, keeps the consumer from contending
+// with the reflector for the lock twice per key.
+const popBatch = 64
+
+// Pop waits for a queued key, removes it with its deltas and calls process
+// with the lock released. isInInitialList is true for the keys of the first
+// Replace that HasSynced waits for, a key whose processing failed included,
+// and false for every other key, even one popped before the queue has synced
+// (behind a failed initial key). Pop returns process's error, after putting
+// the deltas back ahead of any that arrived meanwhile; ErrFIFOClosed once the
+// queue is closed and empty; or ctx's error. Pop must not be called
+// concurrently with itself.
+//
+// When process panics, the queue is left consistent and the panic goes on to
+// Pop's caller: the key is no longer in flight, its deltas are dropped as
+// client-go's DeltaFIFO drops them, and it counts as processed for HasSynced
+// (a key whose processing always panics must not keep the queue unsynced).
+func (f *DeltaFIFO[T]) Pop(ctx context.Context, process func(key ObjectName, deltas Deltas[T], isInInitialList bool) error) error {
+	return f.pop(ctx, 1, process)
+}
+
+// pop is Pop, except that when it has to take keys off the line it takes up
+// to most of them at once (the queued keys at the head of the line, in order)
+// and processes the first; the next calls process the others, in order,
+// before any other key. A key taken is popped: a delta that arrives for it
+// while it waits in the batch is queued under a new entry at the end of the
+// line, as for a key being processed. With most = 1, pop is exactly Pop.
+func (f *DeltaFIFO[T]) pop(ctx context.Context, most int, process popProcessFunc[T]) error {
+	f.popMu.Lock()
+	defer f.popMu.Unlock()
+	if len(f.batch) == 0 {
+		if err := f.take(ctx, most); err != nil {
+			return err
+		}
+	}
+	t := f.batch[0]
+	f.batch[0] = takenEntry[T]{}
+	f.batch = f.batch[1:]
+	returned := false
+	defer func() {
+		if !returned { // process panicked: its deltas are dropped
+			f.finish(t, nil)
+		}
+	}()
+	err := process(t.key, t.deltas, t.initial)
+	returned = true
+	if err != nil || t.initial || len(f.batch) == 0 {
+		// Put the key back in line, count it for HasSynced, or, at the end
+		// of a batch, clear the processed entries (and release the storage
+		// of a drained line) at once.
+		f.finish(t, err)
+		return err
+	}
+	f.processedTo.Store(t.seq + 1)
+	return nil
+}
+
+// take settles what the consumer has processed, waits for a queued key, and
+// takes up to most keys off the head of the line into the batch.
+func (f *DeltaFIFO[T]) take(ctx context.Context, most int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.settleLocked()
+	for f.lenLocked() == 0 {
+		if f.isClosed {
+			return ErrFIFOClosed
+		}
+		if err := f.waitLocked(ctx, &f.notEmpty); err != nil {
+			return err
+		}
+	}
+	n := min(most, f.lenLocked())
+	if cap(f.batchBuf) < n {
+		f.batchBuf = make([]takenEntry[T], 0, most)
+	}
+	f.batch = f.batchBuf[:0]
+	for range n {
+		e := f.entryAt(f.first)
+		f.batch = append(f.batch, takenEntry[T]{fifoEntry: *e, seq: f.first})
+		if e.initial {
+			f.inflightInitials++
+		}
+		f.first++
+	}
+	signal(&f.notFull)
+	return nil
+}
+
+// finish records, under the lock, the end of t's processing: with err, t's
+// deltas go back in line ahead of any that arrived meanwhile, keeping its
+// initial mark; without, t counts as processed for HasSynced.
+func (f *DeltaFIFO[T]) finish(t takenEntry[T], err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.processedTo.Store(t.seq + 1)
+	f.settleLocked()
+	if t.initial {
+		f.inflightInitials--
+	}
+	if err == nil {
+		f.processedLocked(t.initial)
+		return
+	}
+	deltas := t.deltas
+	e := f.entryLocked(t.key)
+	if e != nil {
+		for _, d := range e.deltas {
+			deltas = dedupDeltas(append(deltas, d))
+		}
+		e.deltas = deltas
+	} else {
+		e = f.queueLocked(t.key, deltas)
+	}
+	e.initial = e.initial || t.initial
+}
+
+// settleLocked clears the entries of the processed keys and takes them out of
+// the index (or counts them as left in it), and resets the line once nothing
+// is queued or in flight.
+func (f *DeltaFIFO[T]) settleLocked() {
+	to := f.processedTo.Load()
+	if f.taken == to {
+		return
+	}
+	for ; f.taken < to; f.taken++ {
+		e := f.entryAt(f.taken)
+		key := e.key
+		*e = fifoEntry[T]{}
+		f.unindexLocked(key, f.taken)
+	}
+	if f.taken == f.next {
+		f.drainedLocked()
+	}
+}
+
+// unindexLocked takes key, processed as number seq, out of the index, unless
+// it has been queued again since. While a long line is queued the key is left
+// in the index instead (a delete would probe the map on a cache-cold line for
+// every key) and counted, and the index is rebuilt when such keys outnumber
+// the queued ones.
+func (f *DeltaFIFO[T]) unindexLocked(key ObjectName, seq uint64) {
+	if n := f.lenLocked(); n >= f.lazyAbove {
+		f.stale++
+		if f.stale > 2*n+f.lazyAbove {
+			f.reindexLocked()
+		}
+		return
+	}
+	if got, ok := f.index[key]; ok && got == seq {
+		delete(f.index, key)
+	}
+}
+
+// inflightInitialLocked reports whether key is in flight with the initial
+// mark. It looks through the in-flight entries, at most a batch, and only
+// when one of them carries the mark.
+func (f *DeltaFIFO[T]) inflightInitialLocked(key ObjectName) bool {
+	if f.inflightInitials == 0 {
+		return false
+	}
+	for seq := f.processedTo.Load(); seq < f.first; seq++ {
+		if e := f.entryAt(seq); e.initial && e.key == key {
+			return true
+		}
+	}
+	return false
+}
