@@ -126,9 +126,14 @@ type DeltaFIFO[T Object] struct {
 	// yet, and batchBuf its backing array. Only Pop touches them, under popMu.
 	batch    []takenEntry[T]
 	batchBuf []takenEntry[T]
+	// ownsDeltas is set once the consumer has taken keys in batches: it keeps
+	// no deltas after processing them, so the queue clears them (cutLocked).
+	ownsDeltas bool
 
-	// slab is what is left of the last block cutLocked cuts lists from.
-	slab Deltas[T]
+	// slab is what is left of the last block cutLocked cuts lists from, and
+	// slabCells the size of that block when the queue owns its deltas.
+	slab      Deltas[T]
+	slabCells int
 
 	opts DeltaFIFOOptions[T]
 }
@@ -293,8 +298,12 @@ func (f *DeltaFIFO[T]) appendLocked(key ObjectName, d Delta[T]) *fifoEntry[T] {
 	return f.queueLocked(key, one)
 }
 
-// deltaSlab is the most delta cells allocated at once.
-const deltaSlab = 64
+// deltaSlab is the most delta cells allocated at once; ownedDeltaSlab when
+// the queue owns the deltas it hands out (see cutLocked).
+const (
+	deltaSlab      = 64
+	ownedDeltaSlab = 1024
+)
 
 // cutLocked returns a list of n (1 or 2) empty cells, as long as its
 // capacity. The lists most keys are queued with, one delta and sometimes a
@@ -305,9 +314,22 @@ const deltaSlab = 64
 // (drainedLocked drops it). As each list's capacity is its length, appending
 // to it (one more delta for the key) copies it out, and no two lists share a
 // cell.
+//
+// When the queue owns its deltas (ownsDeltas: the informer's consumer keeps
+// none once it has processed them), the queue clears a key's cells as soon as
+// it is processed, so a slab keeps no popped object alive. Then each slab has
+// twice the cells of the one before (or as many as keys are queued, plus
+// two), up to ownedDeltaSlab, and what is left of it is kept when the line
+// drains: a steady stream of events that the consumer keeps up with, which
+// drains the line again and again, allocates once per ownedDeltaSlab keys.
 func (f *DeltaFIFO[T]) cutLocked(n int) Deltas[T] {
 	if len(f.slab) < n {
-		f.slab = make(Deltas[T], min(deltaSlab, f.lenLocked()+2))
+		size := min(deltaSlab, f.lenLocked()+2)
+		if f.ownsDeltas {
+			size = min(ownedDeltaSlab, max(f.lenLocked()+2, 2*f.slabCells))
+			f.slabCells = size
+		}
+		f.slab = make(Deltas[T], size)
 	}
 	cells := f.slab[:n:n]
 	f.slab = f.slab[n:]
@@ -566,7 +588,9 @@ func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 // drainedLocked resets the empty line. Go maps and slices never shrink:
 // what a burst (the initial list) grew is released.
 func (f *DeltaFIFO[T]) drainedLocked() {
-	f.slab = nil
+	if !f.ownsDeltas {
+		f.slab = nil
+	}
 	if len(f.entries) > releaseAbove {
 		f.entries = nil
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -265,4 +266,46 @@ func storedPods(pods map[string]*corev1.Pod) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// Once the consumer takes keys in batches, the queue owns the deltas it hands
+// out: a processed key's cells are cleared (a slab keeps no popped object
+// alive), a failed key's deltas go back in line intact, and the lists of
+// newly queued keys are cut from slabs of up to ownedDeltaSlab cells.
+func TestDeltaFIFO_BatchedDeltasAreClearedAndCutFromLargeSlabs(t *testing.T) {
+	f := NewDeltaFIFO(fifoOpts{})
+	fifoRun(t, f, []fifoOp{opAdd("a", "1"), opAdd("b", "1"), opAdd("c", "1")})
+	var kept []fifoDeltas // kept against pop's contract, to look at the cells
+	for f.Len() > 0 || len(f.batch) > 0 {
+		fifoBatchPop(t, f, 3, func(key ObjectName, deltas fifoDeltas, _ bool) error {
+			kept = append(kept, deltas)
+			return nil
+		})
+	}
+	for i, ds := range kept {
+		if ds[0].Object != nil {
+			t.Errorf("list %d still holds %s after its key was processed", i, ds[0].Object.Name)
+		}
+	}
+
+	const keys = 3000
+	for i := range keys {
+		if err := f.Add(fifoCtx(t), fifoPod("p"+strconv.Itoa(i), "1")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slabs := 0
+	var prev *Delta[*corev1.Pod]
+	for seq := f.first; seq < f.next; seq++ {
+		cur := &f.entryAt(seq).deltas[0]
+		if prev == nil || uintptr(unsafe.Pointer(cur)) != uintptr(unsafe.Pointer(prev))+unsafe.Sizeof(*cur) {
+			slabs++
+		}
+		prev = cur
+	}
+	// Slabs of as many cells as keys are queued, doubling up to 1024:
+	// 2, 4, ..., 1024, then the rest.
+	if slabs > 14 {
+		t.Errorf("%d keys queued in %d slabs, want at most 14", keys, slabs)
+	}
 }

@@ -1,6 +1,9 @@
 package cache
 
-import "context"
+import (
+	"context"
+	"slices"
+)
 
 // takenEntry is an entry Pop has taken off the line, and its number.
 type takenEntry[T Object] struct {
@@ -37,6 +40,8 @@ func (f *DeltaFIFO[T]) Pop(ctx context.Context, process func(key ObjectName, del
 // before any other key. A key taken is popped: a delta that arrives for it
 // while it waits in the batch is queued under a new entry at the end of the
 // line, as for a key being processed. With most = 1, pop is exactly Pop.
+// With most > 1 (the informer's consumer), process must not keep deltas once
+// it has returned: the queue clears their cells and cuts them anew.
 func (f *DeltaFIFO[T]) pop(ctx context.Context, most int, process popProcessFunc[T]) error {
 	f.popMu.Lock()
 	defer f.popMu.Unlock()
@@ -81,6 +86,7 @@ func (f *DeltaFIFO[T]) take(ctx context.Context, most int) error {
 			return err
 		}
 	}
+	f.ownsDeltas = f.ownsDeltas || most > 1
 	n := min(most, f.lenLocked())
 	if cap(f.batchBuf) < n {
 		f.batchBuf = make([]takenEntry[T], 0, most)
@@ -105,6 +111,9 @@ func (f *DeltaFIFO[T]) finish(t takenEntry[T], err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.processedTo.Store(t.seq + 1)
+	if err != nil && f.ownsDeltas {
+		t.deltas = slices.Clone(t.deltas) // settleLocked clears the queue's
+	}
 	f.settleLocked()
 	if t.initial {
 		f.inflightInitials--
@@ -137,6 +146,9 @@ func (f *DeltaFIFO[T]) settleLocked() {
 	for ; f.taken < to; f.taken++ {
 		e := f.entryAt(f.taken)
 		key := e.key
+		if f.ownsDeltas {
+			clear(e.deltas)
+		}
 		*e = fifoEntry[T]{}
 		f.unindexLocked(key, f.taken)
 	}

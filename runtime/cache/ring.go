@@ -9,8 +9,14 @@ type ring[E any] struct {
 	head, size int
 }
 
-// ringMinCap is the capacity a ring starts with and never shrinks below.
-const ringMinCap = 64
+// ringMinCap is the capacity a ring starts with. Once grown, it does not
+// shrink below ringKeepCap: a listener whose buffer fills and drains again
+// and again, as under a steady stream of events, reuses it instead of
+// reallocating it on every fill.
+const (
+	ringMinCap  = 64
+	ringKeepCap = 1024
+)
 
 func (r *ring[E]) len() int { return r.size }
 
@@ -29,7 +35,7 @@ func (r *ring[E]) pop() E {
 	r.buf[r.head] = zero
 	r.head = (r.head + 1) % len(r.buf)
 	r.size--
-	if c := len(r.buf); c > ringMinCap && r.size < c/4 {
+	if c := len(r.buf); c > ringKeepCap && r.size < c/4 {
 		r.resize(c / 2)
 	}
 	return e
