@@ -22,6 +22,17 @@ func fifoBatchPop(t *testing.T, f *fifoT, most int, process popProcessFunc[*core
 	}
 }
 
+// fifoApply applies a key's deltas to store, as the informer does.
+func fifoApply(store *Indexer[*corev1.Pod], key ObjectName, deltas fifoDeltas) {
+	for _, d := range deltas {
+		if d.Type == Deleted {
+			store.Delete(key)
+		} else {
+			store.Upsert(d.Object)
+		}
+	}
+}
+
 // fifoBatchDrain processes the batch and the line to the end.
 func fifoBatchDrain(t *testing.T, f *fifoT, most int) []string {
 	t.Helper()
@@ -50,13 +61,7 @@ func TestDeltaFIFO_BatchedKeysAreInFlightUntilProcessed(t *testing.T) {
 	var got []string
 	apply := func(key ObjectName, deltas fifoDeltas) {
 		got = append(got, fifoLine(key, deltas))
-		for _, d := range deltas {
-			if d.Type == Deleted {
-				store.Delete(key)
-			} else {
-				store.Upsert(d.Object)
-			}
-		}
+		fifoApply(store, key, deltas)
 	}
 	// a: b and c wait in the batch; d and e are queued.
 	fifoBatchPop(t, f, 3, func(key ObjectName, deltas fifoDeltas, _ bool) error {
@@ -211,13 +216,7 @@ func TestDeltaFIFO_BatchedPopKeepsTheStoreRight(t *testing.T) {
 			if rng.IntN(10) == 0 {
 				return errFIFOBoom
 			}
-			for _, d := range deltas {
-				if d.Type == Deleted {
-					store.Delete(key)
-				} else {
-					store.Upsert(d.Object)
-				}
-			}
+			fifoApply(store, key, deltas)
 			return nil
 		}
 		for range 300 {
@@ -232,13 +231,7 @@ func TestDeltaFIFO_BatchedPopKeepsTheStoreRight(t *testing.T) {
 		}
 		for f.Len() > 0 || len(f.batch) > 0 {
 			fifoBatchPop(t, f, 1+rng.IntN(8), func(key ObjectName, deltas fifoDeltas, _ bool) error {
-				for _, d := range deltas {
-					if d.Type == Deleted {
-						store.Delete(key)
-					} else {
-						store.Upsert(d.Object)
-					}
-				}
+				fifoApply(store, key, deltas)
 				return nil
 			})
 		}
