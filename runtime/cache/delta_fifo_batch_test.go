@@ -245,7 +245,7 @@ func TestDeltaFIFO_BatchedPopKeepsTheStoreRight(t *testing.T) {
 		if !maps.Equal(got, model) {
 			t.Fatalf("seed %d: the store holds %v, the calls left %v", seed, storedPods(got), storedPods(model))
 		}
-		if f.entries != nil && len(f.entries) > releaseAbove || len(f.index) != 0 {
+		if len(f.entries) > releaseAbove || len(f.index) != 0 {
 			t.Fatalf("seed %d: the drained queue keeps %d entries and %d index keys", seed, len(f.entries), len(f.index))
 		}
 	}
