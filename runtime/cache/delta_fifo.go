@@ -118,10 +118,8 @@ type DeltaFIFO[T Object] struct {
 	// reflect it, so Delete, Replace and Resync treat it as queued, and its
 	// entry keeps its deltas (the newest is its state for Replace). The
 	// consumer clears the processed entries under the lock (settleLocked).
-	// inflightInitials counts the in-flight entries with the initial mark.
-	taken            uint64
-	processedTo      atomic.Uint64
-	inflightInitials int
+	taken       uint64
+	processedTo atomic.Uint64
 	// batch is the consumer's copy of the taken entries it has not processed
 	// yet, and batchBuf its backing array. Only Pop touches them, under popMu.
 	batch    []takenEntry[T]

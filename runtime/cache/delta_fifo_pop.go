@@ -95,9 +95,6 @@ func (f *DeltaFIFO[T]) take(ctx context.Context, most int) error {
 	for range n {
 		e := f.entryAt(f.first)
 		f.batch = append(f.batch, takenEntry[T]{fifoEntry: *e, seq: f.first})
-		if e.initial {
-			f.inflightInitials++
-		}
 		f.first++
 	}
 	signal(&f.notFull)
@@ -115,9 +112,6 @@ func (f *DeltaFIFO[T]) finish(t takenEntry[T], err error) {
 		t.deltas = slices.Clone(t.deltas) // settleLocked clears the queue's
 	}
 	f.settleLocked()
-	if t.initial {
-		f.inflightInitials--
-	}
 	if err == nil {
 		f.processedLocked(t.initial)
 		return
@@ -176,12 +170,9 @@ func (f *DeltaFIFO[T]) unindexLocked(key ObjectName, seq uint64) {
 }
 
 // inflightInitialLocked reports whether key is in flight with the initial
-// mark. It looks through the in-flight entries, at most a batch, and only
-// when one of them carries the mark.
+// mark. It looks through the in-flight entries: at most a batch, and none
+// unless the consumer is processing one.
 func (f *DeltaFIFO[T]) inflightInitialLocked(key ObjectName) bool {
-	if f.inflightInitials == 0 {
-		return false
-	}
 	for seq := f.processedTo.Load(); seq < f.first; seq++ {
 		if e := f.entryAt(seq); e.initial && e.key == key {
 			return true
