@@ -22,17 +22,6 @@ func fifoBatchPop(t *testing.T, f *fifoT, most int, process popProcessFunc[*core
 	}
 }
 
-// fifoApply applies a key's deltas to store, as the informer does.
-func fifoApply(store *Indexer[*corev1.Pod], key ObjectName, deltas fifoDeltas) {
-	for _, d := range deltas {
-		if d.Type == Deleted {
-			store.Delete(key)
-		} else {
-			store.Upsert(d.Object)
-		}
-	}
-}
-
 // fifoBatchDrain processes the batch and the line to the end.
 func fifoBatchDrain(t *testing.T, f *fifoT, most int) []string {
 	t.Helper()

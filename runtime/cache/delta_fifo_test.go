@@ -51,6 +51,17 @@ func fifoStore(objs ...*corev1.Pod) *Indexer[*corev1.Pod] {
 	return s
 }
 
+// fifoApply applies a key's deltas to store, as the informer does.
+func fifoApply(store *Indexer[*corev1.Pod], key ObjectName, deltas fifoDeltas) {
+	for _, d := range deltas {
+		if d.Type == Deleted {
+			store.Delete(key)
+		} else {
+			store.Upsert(d.Object)
+		}
+	}
+}
+
 func fifoCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(t.Context(), fifoTimeout)
 	t.Cleanup(cancel)

@@ -453,18 +453,8 @@ func (d *fdRun) compare() error {
 	return nil
 }
 
-// ourApply and refApply are the consumers: they apply popped deltas to their
-// store as an informer does.
-func (d *fdRun) ourApply(ds Deltas[*corev1.Pod]) {
-	for _, delta := range ds {
-		if delta.Type == Deleted {
-			d.ourStore.Delete(KeyOf(delta.Object))
-		} else {
-			d.ourStore.Upsert(delta.Object)
-		}
-	}
-}
-
+// refApply is client-go's consumer (ours is fifoApply): it applies popped
+// deltas to its store as an informer does.
 func (d *fdRun) refApply(ds clientcache.Deltas) error {
 	for _, delta := range ds {
 		var err error
@@ -500,7 +490,7 @@ func (d *fdRun) pop(fail bool) error {
 		if fail {
 			return errFIFODiff
 		}
-		d.ourApply(ds)
+		fifoApply(d.ourStore, key, ds)
 		return nil
 	})
 	if fail != errors.Is(err, errFIFODiff) || (!fail && err != nil) {
