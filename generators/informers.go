@@ -104,7 +104,7 @@ func informerArgs(l layout, k *Kind) func(*generator.Context) generator.Args {
 			"version":        v.Name,
 			"resource":       c.Namers["allLowercasePlural"].Name(t),
 			"gvr":            types.Ref("k8s.io/apimachinery/pkg/runtime/schema", "GroupVersionResource"),
-			"newInformer":    types.Ref(RuntimeInformersPkg, "NewInformer"),
+			"newInformer":    types.Ref(RuntimeInformersPkg, "NewClientInformer"),
 			"handleError":    types.Ref("k8s.io/apimachinery/pkg/util/runtime", "HandleError"),
 			"indexers":       types.Ref(ClientGoCachePkg, "Indexers"),
 			"typedInformer":  types.Ref(ClientGoCachePkg, "TypedSharedIndexInformer"),

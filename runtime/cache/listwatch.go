@@ -6,6 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 )
 
@@ -41,4 +42,59 @@ func NewListWatch[T Object, L runtime.Object](
 // listerWatcher is what client-go's reflector consumes.
 func (lw *ListWatch[T]) listerWatcher() cache.ListerWatcher {
 	return cache.ToListWatcherWithWatchListSemantics(lw.lw, lw.client)
+}
+
+// TypedClient is the part of a typed client (such as
+// clientset.CoreV1().Pods(namespace)) a ListWatch uses.
+type TypedClient[L runtime.Object] interface {
+	List(context.Context, metav1.ListOptions) (L, error)
+	Watch(context.Context, metav1.ListOptions) (watch.Interface, error)
+}
+
+// restClient is what client-go's generated typed clients (gentype.Client)
+// tell of themselves: their REST client and namespace.
+type restClient interface {
+	GetClient() rest.Interface
+	GetNamespace() string
+}
+
+// NewClientListWatch returns a ListWatch over api, a typed client of the
+// resource named resource (such as clientset.CoreV1().Pods(namespace) and
+// "pods"), with tweak (when not nil) applied to the options of every
+// request. client is as for NewListWatch.
+//
+// Watches go to api.Watch. Lists go to api.List, except when api is one of
+// client-go's generated typed clients (it has a REST client: GetClient) and T
+// is an API type with generated protobuf code (it has Unmarshal). Then the
+// ListWatch makes the LIST request itself, the request api.List makes (with
+// protobuf preferred, as client-go's clients for built-in types do), and,
+// when the response is in protobuf, decodes the list's items on up to
+// GOMAXPROCS goroutines into an *ItemList[T], instead of decoding the whole
+// list on one. Any other response (JSON, a Status, a body it cannot cut into
+// items) is decoded as api.List decodes it, into api's list type. Errors are
+// those api.List returns. Fake clientsets have no REST client, so their
+// lists and reactors are used as they are.
+func NewClientListWatch[T Object, L runtime.Object](api TypedClient[L], resource string, tweak func(*metav1.ListOptions), client any) *ListWatch[T] {
+	list := func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, opts) }
+	if rc, ok := api.(restClient); ok {
+		if fast := newRESTList[T, L](rc.GetClient(), rc.GetNamespace(), resource); fast != nil {
+			list = fast
+		}
+	}
+	watchFn := api.Watch
+	if tweak != nil {
+		list0 := list
+		list = func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			tweak(&opts)
+			return list0(ctx, opts)
+		}
+		watchFn = func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			tweak(&opts)
+			return api.Watch(ctx, opts)
+		}
+	}
+	return &ListWatch[T]{
+		lw:     &cache.ListWatch{ListWithContextFunc: list, WatchFuncWithContext: watchFn},
+		client: client,
+	}
 }

@@ -47,7 +47,28 @@ func NewInformer[T cache.Object, L runtime.Object](
 	gvr schema.GroupVersionResource,
 	options InformerOptions,
 ) *cache.SharedIndexInformer[T] {
-	informer, err := cache.NewSharedIndexInformer(newListWatch[T](list, watchFn, client, options.TweakListOptions), cache.SharedIndexInformerOptions[T]{
+	return newInformer(newListWatch[T](list, watchFn, client, options.TweakListOptions), gvr, options)
+}
+
+// NewClientInformer returns a new, not started informer of the resource gvr
+// over api, a typed client (such as clientset.CoreV1().Pods(namespace)),
+// configured by options, as NewInformer does over api's List and Watch. The
+// difference is in lists: over one of client-go's generated typed clients
+// and an API type with generated protobuf code, the informer decodes a
+// protobuf LIST response's items on several goroutines
+// (cache.NewClientListWatch).
+func NewClientInformer[T cache.Object, L runtime.Object](
+	api cache.TypedClient[L],
+	client any,
+	gvr schema.GroupVersionResource,
+	options InformerOptions,
+) *cache.SharedIndexInformer[T] {
+	return newInformer(cache.NewClientListWatch[T](api, gvr.Resource, options.TweakListOptions, client), gvr, options)
+}
+
+// newInformer returns a new, not started informer of gvr over lw.
+func newInformer[T cache.Object](lw *cache.ListWatch[T], gvr schema.GroupVersionResource, options InformerOptions) *cache.SharedIndexInformer[T] {
+	informer, err := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[T]{
 		Name:         strings.TrimSuffix(gvr.Resource+"."+gvr.Version+"."+gvr.Group, "."),
 		ResyncPeriod: options.ResyncPeriod,
 		Identifier:   options.InformerName.WithResource(gvr),

@@ -86,10 +86,10 @@ func informerOf(inf clientcache.SharedIndexInformer, reg clientcache.ResourceEve
 }
 
 // buildOurs builds this project's informer as the generated informers do:
-// over cache.NewListWatch of the typed client's List and Watch.
+// over cache.NewClientListWatch of the typed client.
 func buildOurs(cs kubernetes.Interface, client any, c *eventcount.Counter) (informer, error) {
 	pods := cs.CoreV1().Pods(metav1.NamespaceAll)
-	lw := cache.NewListWatch[pod](pods.List, pods.Watch, client)
+	lw := cache.NewClientListWatch[pod](pods, "pods", nil, client)
 	inf, err := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[pod]{
 		Indexers: cache.Indexers[pod]{
 			nsIndex:   func(p pod) []string { return []string{p.Namespace} },

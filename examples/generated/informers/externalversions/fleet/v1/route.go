@@ -112,7 +112,7 @@ func NewRouteInformerWithOptions(client versioned.Interface, namespace string, o
 func NewTypedRouteInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) RouteIndexInformer {
 	api := client.FleetExampleV1().Routes(namespace)
 	gvr := schema.GroupVersionResource{Group: "fleet.example.dev", Version: "v1", Resource: "routes"}
-	return informers.NewInformer[*fleetv1.Route](api.List, api.Watch, client, gvr, options)
+	return informers.NewClientInformer[*fleetv1.Route](api, client, gvr, options)
 }
 
 func (f *routeInformer) defaultInformer(client versioned.Interface, resyncPeriod time.Duration) cache.SharedIndexInformer {

@@ -118,7 +118,7 @@ func NewVehicleInformerWithOptions(client versioned.Interface, namespace string,
 func NewTypedVehicleInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) VehicleIndexInformer {
 	api := client.FleetExampleV1().Vehicles(namespace)
 	gvr := schema.GroupVersionResource{Group: "fleet.example.dev", Version: "v1", Resource: "vehicles"}
-	informer := informers.NewInformer[*apisfleetv1.Vehicle](api.List, api.Watch, client, gvr, options)
+	informer := informers.NewClientInformer[*apisfleetv1.Vehicle](api, client, gvr, options)
 	if err := fleetv1.AddVehicleIndexes(informer.GetIndexer()); err != nil {
 		runtime.HandleError(err) // options.Indexers has an index of the same name
 	}

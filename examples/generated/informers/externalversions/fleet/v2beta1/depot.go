@@ -117,7 +117,7 @@ func NewDepotInformerWithOptions(client versioned.Interface, options internalint
 func NewTypedDepotInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) DepotIndexInformer {
 	api := client.FleetExampleV2beta1().Depots()
 	gvr := schema.GroupVersionResource{Group: "fleet.example.dev", Version: "v2beta1", Resource: "depots"}
-	informer := informers.NewInformer[*apisfleetv2beta1.Depot](api.List, api.Watch, client, gvr, options)
+	informer := informers.NewClientInformer[*apisfleetv2beta1.Depot](api, client, gvr, options)
 	if err := fleetv2beta1.AddDepotIndexes(informer.GetIndexer()); err != nil {
 		runtime.HandleError(err) // options.Indexers has an index of the same name
 	}

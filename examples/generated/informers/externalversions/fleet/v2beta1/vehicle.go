@@ -118,7 +118,7 @@ func NewVehicleInformerWithOptions(client versioned.Interface, namespace string,
 func NewTypedVehicleInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) VehicleIndexInformer {
 	api := client.FleetExampleV2beta1().Vehicles(namespace)
 	gvr := schema.GroupVersionResource{Group: "fleet.example.dev", Version: "v2beta1", Resource: "vehicles"}
-	informer := informers.NewInformer[*apisfleetv2beta1.Vehicle](api.List, api.Watch, client, gvr, options)
+	informer := informers.NewClientInformer[*apisfleetv2beta1.Vehicle](api, client, gvr, options)
 	if err := fleetv2beta1.AddVehicleIndexes(informer.GetIndexer()); err != nil {
 		runtime.HandleError(err) // options.Indexers has an index of the same name
 	}

@@ -118,7 +118,7 @@ func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, 
 func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) WidgetIndexInformer {
 	api := client.ShopV1().Widgets(namespace)
 	gvr := schema.GroupVersionResource{Group: "shop.example.dev", Version: "v1", Resource: "widgets"}
-	informer := informers.NewInformer[*apisshopv1.Widget](api.List, api.Watch, client, gvr, options)
+	informer := informers.NewClientInformer[*apisshopv1.Widget](api, client, gvr, options)
 	if err := shopv1.AddWidgetIndexes(informer.GetIndexer()); err != nil {
 		runtime.HandleError(err) // options.Indexers has an index of the same name
 	}

@@ -117,7 +117,7 @@ func NewShopInformerWithOptions(client versioned.Interface, options internalinte
 func NewTypedShopInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) ShopIndexInformer {
 	api := client.ShopV1alpha1().Shops()
 	gvr := schema.GroupVersionResource{Group: "shop.example.dev", Version: "v1alpha1", Resource: "shops"}
-	informer := informers.NewInformer[*apisshopv1alpha1.Shop](api.List, api.Watch, client, gvr, options)
+	informer := informers.NewClientInformer[*apisshopv1alpha1.Shop](api, client, gvr, options)
 	if err := shopv1alpha1.AddShopIndexes(informer.GetIndexer()); err != nil {
 		runtime.HandleError(err) // options.Indexers has an index of the same name
 	}

@@ -118,7 +118,7 @@ func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, 
 func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) WidgetIndexInformer {
 	api := client.ShopV1alpha1().Widgets(namespace)
 	gvr := schema.GroupVersionResource{Group: "shop.example.dev", Version: "v1alpha1", Resource: "widgets"}
-	informer := informers.NewInformer[*apisshopv1alpha1.Widget](api.List, api.Watch, client, gvr, options)
+	informer := informers.NewClientInformer[*apisshopv1alpha1.Widget](api, client, gvr, options)
 	if err := shopv1alpha1.AddWidgetIndexes(informer.GetIndexer()); err != nil {
 		runtime.HandleError(err) // options.Indexers has an index of the same name
 	}

@@ -118,7 +118,7 @@ func NewDeploymentInformerWithOptions(client kubernetes.Interface, namespace str
 func NewTypedDeploymentInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) DeploymentIndexInformer {
 	api := client.AppsV1().Deployments(namespace)
 	gvr := schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
-	informer := informers.NewInformer[*apiappsv1.Deployment](api.List, api.Watch, client, gvr, options)
+	informer := informers.NewClientInformer[*apiappsv1.Deployment](api, client, gvr, options)
 	if err := appsv1.AddDeploymentIndexes(informer.GetIndexer()); err != nil {
 		runtime.HandleError(err) // options.Indexers has an index of the same name
 	}

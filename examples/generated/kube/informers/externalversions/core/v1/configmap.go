@@ -118,7 +118,7 @@ func NewConfigMapInformerWithOptions(client kubernetes.Interface, namespace stri
 func NewTypedConfigMapInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) ConfigMapIndexInformer {
 	api := client.CoreV1().ConfigMaps(namespace)
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "configmaps"}
-	informer := informers.NewInformer[*apicorev1.ConfigMap](api.List, api.Watch, client, gvr, options)
+	informer := informers.NewClientInformer[*apicorev1.ConfigMap](api, client, gvr, options)
 	if err := corev1.AddConfigMapIndexes(informer.GetIndexer()); err != nil {
 		runtime.HandleError(err) // options.Indexers has an index of the same name
 	}

@@ -118,7 +118,7 @@ func NewPodInformerWithOptions(client kubernetes.Interface, namespace string, op
 func NewTypedPodInformerWithOptions(client kubernetes.Interface, namespace string, options internalinterfaces.InformerOptions) PodIndexInformer {
 	api := client.CoreV1().Pods(namespace)
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "pods"}
-	informer := informers.NewInformer[*apicorev1.Pod](api.List, api.Watch, client, gvr, options)
+	informer := informers.NewClientInformer[*apicorev1.Pod](api, client, gvr, options)
 	if err := corev1.AddPodIndexes(informer.GetIndexer()); err != nil {
 		runtime.HandleError(err) // options.Indexers has an index of the same name
 	}

@@ -101,7 +101,7 @@ func NewBoxInformerWithOptions(client clientset.Interface, options internalinter
 func NewTypedBoxInformerWithOptions(client clientset.Interface, options internalinterfaces.InformerOptions) BoxIndexInformer {
 	api := client.ToysV1().Boxes()
 	gvr := schema.GroupVersionResource{Group: "toys.example.dev", Version: "v1", Resource: "boxes"}
-	informer := informers.NewInformer[*apistoysv1.Box](api.List, api.Watch, client, gvr, options)
+	informer := informers.NewClientInformer[*apistoysv1.Box](api, client, gvr, options)
 	if err := toysv1.AddBoxIndexes(informer.GetIndexer()); err != nil {
 		runtime.HandleError(err) // options.Indexers has an index of the same name
 	}

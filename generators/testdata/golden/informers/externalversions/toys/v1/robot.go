@@ -102,7 +102,7 @@ func NewRobotInformerWithOptions(client clientset.Interface, namespace string, o
 func NewTypedRobotInformerWithOptions(client clientset.Interface, namespace string, options internalinterfaces.InformerOptions) RobotIndexInformer {
 	api := client.ToysV1().Robots(namespace)
 	gvr := schema.GroupVersionResource{Group: "toys.example.dev", Version: "v1", Resource: "robots"}
-	informer := informers.NewInformer[*apistoysv1.Robot](api.List, api.Watch, client, gvr, options)
+	informer := informers.NewClientInformer[*apistoysv1.Robot](api, client, gvr, options)
 	if err := toysv1.AddRobotIndexes(informer.GetIndexer()); err != nil {
 		runtime.HandleError(err) // options.Indexers has an index of the same name
 	}

@@ -1,0 +1,384 @@
+package cache
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+	clienttesting "k8s.io/client-go/testing"
+
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+)
+
+// listServer answers LIST and WATCH requests for pods with what its fields
+// say, and records the query of every request.
+type listServer struct {
+	t    *testing.T
+	list runtime.Object // what a LIST answers, in the encoding the client accepts first
+	json bool           // answer in JSON even when the client accepts protobuf
+	// status, when set, answers every request with this error.
+	status *metav1.Status
+	// corrupt, when set, changes a protobuf LIST body before it is sent.
+	corrupt func([]byte) []byte
+
+	mu      sync.Mutex
+	queries []string
+	accepts []string
+}
+
+func (s *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	s.queries = append(s.queries, r.URL.Path+"?"+r.URL.RawQuery)
+	s.accepts = append(s.accepts, r.Header.Get("Accept"))
+	s.mu.Unlock()
+	mediaType := runtime.ContentTypeJSON
+	if !s.json && strings.HasPrefix(r.Header.Get("Accept"), runtime.ContentTypeProtobuf) {
+		mediaType = runtime.ContentTypeProtobuf
+	}
+	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaType)
+	if !ok {
+		s.t.Errorf("no serializer for %s", mediaType)
+		return
+	}
+	obj, code := s.list, http.StatusOK
+	if s.status != nil {
+		obj, code = s.status, int(s.status.Code)
+	} else if r.URL.Query().Get("watch") == "true" {
+		w.Header().Set("Content-Type", mediaType)
+		w.WriteHeader(http.StatusOK)
+		return // an empty stream, closed at once
+	}
+	body, err := runtime.Encode(scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion), obj)
+	if err != nil {
+		s.t.Error(err)
+		return
+	}
+	if s.corrupt != nil && mediaType == runtime.ContentTypeProtobuf {
+		body = s.corrupt(body)
+	}
+	w.Header().Set("Content-Type", mediaType)
+	w.WriteHeader(code)
+	_, _ = w.Write(body)
+}
+
+// lastTwo returns the queries and Accept headers of the last two requests.
+func (s *listServer) lastTwo() (queries, accepts [2]string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := len(s.queries)
+	if n < 2 {
+		s.t.Fatalf("%d requests, want at least 2", n)
+	}
+	return [2]string(s.queries[n-2:]), [2]string(s.accepts[n-2:])
+}
+
+// serveList starts s and returns a real clientset for it, with client-go's
+// default content types.
+func serveList(t *testing.T, s *listServer) kubernetes.Interface {
+	t.Helper()
+	s.t = t
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	cs, err := kubernetes.NewForConfig(&rest.Config{Host: srv.URL, QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// testPodList returns a list of generated pods with every list field set.
+func testPodList(t *testing.T, n int) *corev1.PodList {
+	t.Helper()
+	pods := testpods.Generate(testpods.Config{Namespaces: 3, PodsPerNamespace: (n + 2) / 3, Nodes: 4, Seed: 7})[:n]
+	remaining := int64(17)
+	list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1234", Continue: "next-page", RemainingItemCount: &remaining}}
+	for _, p := range pods {
+		list.Items = append(list.Items, *p)
+	}
+	return list
+}
+
+// listBoth lists through lw and through the typed client pods with opts,
+// and returns both results; the two requests must be the same.
+func listBoth(t *testing.T, s *listServer, lw *ListWatch[*corev1.Pod], pods TypedClient[*corev1.PodList], opts metav1.ListOptions) (runtime.Object, error, *corev1.PodList, error) {
+	t.Helper()
+	got, gotErr := lw.lw.ListWithContextFunc(context.Background(), opts)
+	want, wantErr := pods.List(context.Background(), opts)
+	queries, accepts := s.lastTwo()
+	if queries[0] != queries[1] {
+		t.Errorf("requests differ:\n ListWatch: %s\n typed:     %s", queries[0], queries[1])
+	}
+	if accepts[0] != accepts[1] {
+		t.Errorf("Accept headers differ: ListWatch %q, typed %q", accepts[0], accepts[1])
+	}
+	return got, gotErr, want, wantErr
+}
+
+// itemsOf returns the items of a list either path returned, as pointers.
+func itemsOf(t *testing.T, obj runtime.Object) []*corev1.Pod {
+	t.Helper()
+	switch l := obj.(type) {
+	case *ItemList[*corev1.Pod]:
+		return l.Items
+	case *corev1.PodList:
+		out := make([]*corev1.Pod, len(l.Items))
+		for i := range l.Items {
+			out[i] = &l.Items[i]
+		}
+		return out
+	}
+	t.Fatalf("list of type %T", obj)
+	return nil
+}
+
+func TestClientListWatchDecodesProtobufListsAsTheTypedClientDoes(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 3*decodeChunk + 7} {
+		s := &listServer{list: testPodList(t, n)}
+		cs := serveList(t, s)
+		for _, ns := range []string{"", "ns-1"} {
+			pods := cs.CoreV1().Pods(ns)
+			lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+			timeout := int64(30)
+			opts := metav1.ListOptions{LabelSelector: "app=a,tier!=b", FieldSelector: "spec.nodeName=n", ResourceVersion: "0", ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan, Limit: 500, Continue: "c", TimeoutSeconds: &timeout}
+			got, gotErr, want, wantErr := listBoth(t, s, lw, pods, opts)
+			if gotErr != nil || wantErr != nil {
+				t.Fatalf("n=%d: errors %v, %v", n, gotErr, wantErr)
+			}
+			il, ok := got.(*ItemList[*corev1.Pod])
+			if !ok {
+				t.Fatalf("n=%d: got a %T, want the items decoded one by one (*ItemList)", n, got)
+			}
+			if !reflect.DeepEqual(il.ListMeta, want.ListMeta) {
+				t.Errorf("n=%d: list metadata %+v, want %+v", n, il.ListMeta, want.ListMeta)
+			}
+			if len(il.Items) != len(want.Items) {
+				t.Fatalf("n=%d: %d items, want %d", n, len(il.Items), len(want.Items))
+			}
+			for i := range want.Items {
+				if !reflect.DeepEqual(il.Items[i], &want.Items[i]) {
+					t.Fatalf("n=%d: item %d differs from the typed client's", n, i)
+				}
+			}
+			if n > 0 && !strings.HasPrefix(s.accepts[len(s.accepts)-1], runtime.ContentTypeProtobuf) {
+				t.Errorf("typed client accepted %q, want protobuf first", s.accepts[len(s.accepts)-1])
+			}
+			// What the reflector does with a list.
+			copied := il.DeepCopyObject().(*ItemList[*corev1.Pod])
+			if !reflect.DeepEqual(copied, il) || (n > 0 && copied.Items[0] == il.Items[0]) {
+				t.Errorf("n=%d: DeepCopyObject is not a deep copy", n)
+			}
+		}
+	}
+}
+
+func TestClientListWatchDecodesOtherResponsesAsTheTypedClientDoes(t *testing.T) {
+	list := testPodList(t, 4)
+	corruptItem := func(body []byte) []byte {
+		// The first byte of the first pod's name, replaced by a tag of an
+		// impossible wire type: the list is cut into items, and decoding
+		// that item fails.
+		i := strings.Index(string(body), list.Items[0].Name)
+		out := append([]byte(nil), body...)
+		out[i-2] = 0x0f
+		return out
+	}
+	corruptKind := func(body []byte) []byte {
+		return []byte(strings.Replace(string(body), "PodList", "PodLisT", 1))
+	}
+	for _, tc := range []struct {
+		name     string
+		s        *listServer
+		wantType any
+		wantErr  func(error) bool
+	}{
+		{name: "json", s: &listServer{list: list, json: true}, wantType: &corev1.PodList{}},
+		{name: "another kind", s: &listServer{list: list, corrupt: corruptKind}, wantErr: runtime.IsNotRegisteredError},
+		{name: "bad item", s: &listServer{list: list, corrupt: corruptItem}, wantErr: func(err error) bool { return err != nil }},
+		{name: "gone", s: &listServer{status: &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusGone, Reason: metav1.StatusReasonExpired, Message: "too old resource version: 1 (2)"}}, wantErr: apierrors.IsResourceExpired},
+		{name: "forbidden", s: &listServer{status: &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusForbidden, Reason: metav1.StatusReasonForbidden, Message: "no"}}, wantErr: apierrors.IsForbidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := serveList(t, tc.s)
+			pods := cs.CoreV1().Pods("")
+			lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+			got, gotErr, want, wantErr := listBoth(t, tc.s, lw, pods, metav1.ListOptions{})
+			if tc.wantErr != nil {
+				if !tc.wantErr(gotErr) || !tc.wantErr(wantErr) {
+					t.Fatalf("errors %v and %v, want both to match", gotErr, wantErr)
+				}
+				if ae, ok := wantErr.(apierrors.APIStatus); ok && !reflect.DeepEqual(gotErr, wantErr) {
+					t.Errorf("error %#v, want the typed client's %#v", gotErr, ae)
+				}
+				return
+			}
+			if gotErr != nil || wantErr != nil {
+				t.Fatalf("errors %v, %v", gotErr, wantErr)
+			}
+			if reflect.TypeOf(got) != reflect.TypeOf(tc.wantType) {
+				t.Fatalf("got a %T, want a %T", got, tc.wantType)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("list differs from the typed client's")
+			}
+		})
+	}
+}
+
+func TestClientListWatchAppliesTweakToListsAndWatches(t *testing.T) {
+	s := &listServer{list: testPodList(t, 2)}
+	cs := serveList(t, s)
+	tweak := func(o *metav1.ListOptions) { o.LabelSelector = "tweaked=yes" }
+	lw := NewClientListWatch[*corev1.Pod](cs.CoreV1().Pods("ns"), "pods", tweak, nil)
+	if _, err := lw.lw.ListWithContextFunc(context.Background(), metav1.ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := lw.lw.WatchFuncWithContext(context.Background(), metav1.ListOptions{ResourceVersion: "5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Stop()
+	for _, q := range s.queries {
+		if !strings.Contains(q, "labelSelector=tweaked%3Dyes") || !strings.HasPrefix(q, "/api/v1/namespaces/ns/pods?") {
+			t.Errorf("request %s: want the tweaked selector, in namespace ns", q)
+		}
+	}
+	if len(s.queries) != 2 || !strings.Contains(s.queries[1], "watch=true") {
+		t.Errorf("requests %q, want a LIST and a WATCH", s.queries)
+	}
+}
+
+func TestClientListWatchUsesFakeClientsetsAsTheyAre(t *testing.T) {
+	cs := fake.NewClientset(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "p"}})
+	listed := 0
+	cs.PrependReactor("list", "pods", func(clienttesting.Action) (bool, runtime.Object, error) {
+		listed++
+		return false, nil, nil
+	})
+	lw := NewClientListWatch[*corev1.Pod](cs.CoreV1().Pods(""), "pods", nil, cs)
+	got, err := lw.lw.ListWithContextFunc(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, ok := got.(*corev1.PodList); !ok || len(l.Items) != 1 || listed != 1 {
+		t.Errorf("got %T (%d reactor calls), want the fake's PodList through its reactor", got, listed)
+	}
+}
+
+// noProtobuf is a typed client of objects without generated protobuf code.
+type noProtobuf struct{ corev1.Pod }
+
+func (p *noProtobuf) DeepCopyObject() runtime.Object { return &noProtobuf{*p.DeepCopy()} }
+
+// Unmarshal hides the pod's: a method of another signature.
+func (p *noProtobuf) Unmarshal() {}
+
+func TestNewRESTListNeedsAClientAndProtobufTypes(t *testing.T) {
+	cs, err := kubernetes.NewForConfig(&rest.Config{Host: "http://localhost:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := cs.CoreV1().RESTClient()
+	var nilClient *rest.RESTClient
+	for _, tc := range []struct {
+		name string
+		fast func(context.Context, metav1.ListOptions) (runtime.Object, error)
+		want bool
+	}{
+		{"pods", newRESTList[*corev1.Pod, *corev1.PodList](rc, "", "pods"), true},
+		{"nil client", newRESTList[*corev1.Pod, *corev1.PodList](nilClient, "", "pods"), false},
+		{"no resource", newRESTList[*corev1.Pod, *corev1.PodList](rc, "", ""), false},
+		{"no protobuf", newRESTList[*noProtobuf, *corev1.PodList](rc, "", "pods"), false},
+	} {
+		if got := tc.fast != nil; got != tc.want {
+			t.Errorf("%s: fast path %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// FuzzSplitProtobufList checks the cut against client-go's protobuf decoder
+// on any body: when a body is cut and its parts decode, the whole body
+// decodes to the same list; when an item fails to decode, so does the body.
+func FuzzSplitProtobufList(f *testing.F) {
+	s, err := testpods.Protobuf()
+	if err != nil {
+		f.Fatal(err)
+	}
+	enc := scheme.Codecs.EncoderForVersion(s, corev1.SchemeGroupVersion)
+	for _, n := range []int{0, 1, 3} {
+		list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "9"}}
+		for i := range n {
+			list.Items = append(list.Items, corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: strings.Repeat("p", i+1), Labels: map[string]string{"a": "b"}}})
+		}
+		body, err := runtime.Encode(enc, list)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(body)
+	}
+	// Repeated fields, which decoding merges.
+	meta := func(m metav1.ListMeta) []byte {
+		b, err := m.Marshal()
+		if err != nil {
+			f.Fatal(err)
+		}
+		return protowire.AppendBytes(protowire.AppendTag(nil, listMetadata, protowire.BytesType), b)
+	}
+	pod, err := (&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p"}}).Marshal()
+	if err != nil {
+		f.Fatal(err)
+	}
+	continueOnly := protowire.AppendBytes(protowire.AppendTag(nil, 3, protowire.BytesType), []byte("c")) // ListMeta.continue
+	raw := append(meta(metav1.ListMeta{ResourceVersion: "1"}), protowire.AppendBytes(protowire.AppendTag(nil, listMetadata, protowire.BytesType), continueOnly)...)
+	raw = protowire.AppendBytes(protowire.AppendTag(raw, listItems, protowire.BytesType), pod)
+	typeMeta := protowire.AppendBytes(protowire.AppendTag(nil, typeMetaAPIVersion, protowire.BytesType), []byte("v1"))
+	typeMeta = protowire.AppendBytes(protowire.AppendTag(typeMeta, typeMetaKind, protowire.BytesType), []byte("PodList"))
+	body := protowire.AppendBytes(protowire.AppendTag([]byte("k8s\x00"), unknownTypeMeta, protowire.BytesType), typeMeta)
+	body = protowire.AppendBytes(protowire.AppendTag(body, unknownRaw, protowire.BytesType), raw)
+	f.Add(body)
+	f.Add([]byte("k8s\x00"))
+	f.Add([]byte(`{"kind":"PodList"}`))
+	dec := scheme.Codecs.UniversalDeserializer()
+	f.Fuzz(func(t *testing.T, body []byte) {
+		pl, ok := splitProtobufList(body)
+		if !ok || pl.kind != "PodList" || pl.apiVersion != "v1" {
+			return
+		}
+		var meta metav1.ListMeta
+		metaErr := meta.Unmarshal(pl.meta)
+		items, itemsErr := decodeItems(pl.items, func() *corev1.Pod { return &corev1.Pod{} })
+		obj, _, wantErr := dec.Decode(body, &schema.GroupVersionKind{Version: "v1", Kind: "PodList"}, &corev1.PodList{})
+		if metaErr != nil || itemsErr != nil {
+			if wantErr == nil {
+				t.Fatalf("parts fail (%v, %v), the whole body decodes", metaErr, itemsErr)
+			}
+			return
+		}
+		if wantErr != nil {
+			t.Fatalf("parts decode, the whole body fails: %v", wantErr)
+		}
+		want := obj.(*corev1.PodList)
+		if !reflect.DeepEqual(meta, want.ListMeta) || len(items) != len(want.Items) {
+			t.Fatalf("list differs: %+v and %d items, want %+v and %d", meta, len(items), want.ListMeta, len(want.Items))
+		}
+		for i := range items {
+			if !reflect.DeepEqual(items[i], &want.Items[i]) {
+				t.Fatalf("item %d differs", i)
+			}
+		}
+	})
+}
