@@ -77,7 +77,7 @@ type restClient interface {
 func NewClientListWatch[T Object, L runtime.Object](api TypedClient[L], resource string, tweak func(*metav1.ListOptions), client any) *ListWatch[T] {
 	list := func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, opts) }
 	if rc, ok := api.(restClient); ok {
-		if fast := newRESTList[T, L](rc.GetClient(), rc.GetNamespace(), resource); fast != nil {
+		if fast := newRESTList[T](rc.GetClient(), rc.GetNamespace(), resource, api.List); fast != nil {
 			list = fast
 		}
 	}

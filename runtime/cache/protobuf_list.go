@@ -1,12 +1,15 @@
 package cache
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	goruntime "runtime"
 	"sync"
-	"sync/atomic"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -17,18 +20,9 @@ import (
 // magic number before the runtime.Unknown envelope.
 var protobufPrefix = []byte{'k', '8', 's', 0}
 
-// protobufList is a LIST response in Kubernetes' protobuf encoding, cut into
-// its parts. The parts are sub-slices of the body: nothing is decoded or
-// copied yet.
-type protobufList struct {
-	apiVersion, kind string   // the envelope's type
-	meta             []byte   // the list's ListMeta message
-	items            [][]byte // one message per item, in order
-}
-
-// Field numbers of the messages splitProtobufList reads: runtime.Unknown
-// (the envelope), its runtime.TypeMeta, and every Kubernetes list type
-// (metadata first, items second).
+// Field numbers of the messages a protobuf LIST response is made of:
+// runtime.Unknown (the envelope), its runtime.TypeMeta, and every
+// Kubernetes list type (metadata first, items second).
 const (
 	unknownTypeMeta        = 1
 	unknownRaw             = 2
@@ -40,79 +34,360 @@ const (
 	listItems              = 2
 )
 
-// splitProtobufList cuts body, a LIST response, into the list's metadata and
-// its items. ok is false when body is not a plain protobuf list: another
-// encoding, an envelope with a content encoding, a list message with fields
-// other than metadata and items, or a malformed message. The caller then
-// decodes body as a whole, which reports what is wrong with it.
-func splitProtobufList(body []byte) (l protobufList, ok bool) {
-	if !bytes.HasPrefix(body, protobufPrefix) {
-		return protobufList{}, false
-	}
-	// A message may repeat a field, which decoding merges; such a body
-	// goes to the whole decode, as does any field this does not expect.
-	var raw []byte
-	var seen [5]bool
-	once := func(num protowire.Number) bool {
-		if seen[num] {
-			return false
-		}
-		seen[num] = true
-		return true
-	}
-	err := eachField(body[len(protobufPrefix):], func(num protowire.Number, v []byte) bool {
-		switch num {
-		case unknownTypeMeta:
-			var tm [3]bool
-			return once(num) && eachField(v, func(num protowire.Number, v []byte) bool {
-				switch num {
-				case typeMetaAPIVersion:
-					l.apiVersion = string(v)
-				case typeMetaKind:
-					l.kind = string(v)
-				default:
-					return false
-				}
-				if tm[num] {
-					return false
-				}
-				tm[num] = true
-				return true
-			}) == nil
-		case unknownRaw:
-			raw = v
-			return once(num)
-		case unknownContentEncoding, unknownContentType:
-			return once(num) && len(v) == 0
-		}
-		return false
-	})
-	if err != nil || !seen[unknownRaw] {
-		return protobufList{}, false
-	}
-	metaSeen := false
-	err = eachField(raw, func(num protowire.Number, v []byte) bool {
-		switch num {
-		case listMetadata:
-			if metaSeen {
-				return false
-			}
-			l.meta, metaSeen = v, true
-		case listItems:
-			l.items = append(l.items, v)
-		default:
-			return false
-		}
-		return true
-	})
-	if err != nil {
-		return protobufList{}, false
-	}
-	return l, true
+var (
+	// errNotProtobuf: the body is not in the protobuf encoding.
+	errNotProtobuf = errors.New("not a protobuf body")
+	// errOtherBody: the body is in protobuf but not a plain list of the
+	// expected kind (another kind, a content encoding, an unexpected
+	// field of the envelope).
+	errOtherBody = errors.New("not a protobuf list of the expected kind")
+)
+
+// protobufList decodes LIST responses of one list kind as they arrive.
+type protobufList[T Object] struct {
+	apiVersion string // the envelope's apiVersion a list must have
+	listKind   string // and its kind
+	newItem    func() T
 }
 
-// errFieldRejected stops eachField when its function returns false.
-var errFieldRejected = fmt.Errorf("protobuf field rejected")
+// decode reads a LIST response body in Kubernetes' protobuf encoding and
+// decodes it into an ItemList[T]: the list's metadata, and every item
+// decoded by its type's generated Unmarshal into a new object, as the list
+// type's own generated code decodes it, on up to GOMAXPROCS goroutines while
+// the body is still being read. It returns errNotProtobuf or errOtherBody
+// (having read at most a few bytes, or the whole body) when body is not a
+// protobuf list of the expected kind, for the caller to decode it some other
+// way; any other error is an error of the body: it cannot be read, or it is
+// not a valid message.
+func (d *protobufList[T]) decode(body io.Reader) (*ItemList[T], error) {
+	br := bufio.NewReaderSize(body, 64<<10)
+	if head, err := br.Peek(len(protobufPrefix)); err != nil || !bytes.Equal(head, protobufPrefix) {
+		return nil, errNotProtobuf
+	}
+	s := &pbStream{r: br}
+	if _, err := s.Discard(len(protobufPrefix)); err != nil {
+		return nil, err
+	}
+	var apiVersion, kind string
+	var typeMeta bool
+	var out *ItemList[T]
+	for {
+		num, typ, err := s.tag()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if typ != protowire.BytesType {
+			return nil, errOtherBody
+		}
+		n, err := s.length(-1)
+		if err != nil {
+			return nil, err
+		}
+		switch num {
+		case unknownTypeMeta:
+			b, err := s.bytes(n)
+			if err != nil {
+				return nil, err
+			}
+			// A repeated TypeMeta merges into the earlier one.
+			err = eachField(b, func(num protowire.Number, v []byte) bool {
+				switch num {
+				case typeMetaAPIVersion:
+					apiVersion = string(v)
+				case typeMetaKind:
+					kind = string(v)
+				}
+				return true
+			})
+			if err != nil {
+				return nil, errOtherBody
+			}
+			typeMeta = true
+		case unknownRaw:
+			if !typeMeta || apiVersion != d.apiVersion || kind != d.listKind {
+				return nil, errOtherBody
+			}
+			// A repeated Raw replaces the earlier one.
+			if out, err = d.decodeList(s, s.n+int64(n)); err != nil {
+				return nil, err
+			}
+		case unknownContentEncoding, unknownContentType:
+			if n != 0 {
+				return nil, errOtherBody
+			}
+		default:
+			return nil, errOtherBody
+		}
+	}
+	if out == nil {
+		return nil, errOtherBody
+	}
+	return out, nil
+}
+
+// itemBatch is a run of consecutive items of a list, decoded by one
+// goroutine into out; first is the index of its first item in the list.
+type itemBatch[T Object] struct {
+	first int
+	items [][]byte
+	out   []T
+}
+
+// Sizes of the decode's pipeline: items per batch, and bytes per buffer
+// the items are read into (a larger item gets a buffer of its own).
+const (
+	decodeBatch = 32
+	itemArena   = 1 << 20
+)
+
+// decodeList decodes a list message from s up to its byte offset end.
+func (d *protobufList[T]) decodeList(s *pbStream, end int64) (*ItemList[T], error) {
+	out := &ItemList[T]{}
+	batches := make(chan itemBatch[T], 2*goruntime.GOMAXPROCS(0))
+	var (
+		wg      sync.WaitGroup
+		errMu   sync.Mutex
+		itemErr error
+		failed  = make(chan struct{})
+	)
+	fail := func(err error) {
+		errMu.Lock()
+		defer errMu.Unlock()
+		if itemErr == nil {
+			itemErr = err
+			close(failed)
+		}
+	}
+	for range goruntime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for b := range batches {
+				select {
+				case <-failed:
+					continue // drain: the list has failed
+				default:
+				}
+				for i, item := range b.items {
+					obj := d.newItem()
+					if err := any(obj).(protobufUnmarshaler).Unmarshal(item); err != nil {
+						fail(fmt.Errorf("decoding item %d of the list: %w", b.first+i, err))
+						break
+					}
+					b.out[i] = obj
+				}
+			}
+		})
+	}
+	var outs [][]T
+	readErr := func() error {
+		defer close(batches)
+		var arena []byte
+		batch := itemBatch[T]{}
+		send := func() bool {
+			if len(batch.items) == 0 {
+				return true
+			}
+			batch.out = make([]T, len(batch.items))
+			outs = append(outs, batch.out)
+			select {
+			case batches <- batch:
+			case <-failed:
+				return false
+			}
+			batch = itemBatch[T]{first: batch.first + len(batch.items)}
+			return true
+		}
+		for s.n < end {
+			num, typ, err := s.tag()
+			if err != nil {
+				return unexpectedEOF(err)
+			}
+			if num != listMetadata && num != listItems {
+				if err := s.skip(typ, end); err != nil {
+					return err
+				}
+				continue
+			}
+			if typ != protowire.BytesType {
+				return fmt.Errorf("protobuf list: field %d has wire type %d", num, typ)
+			}
+			n, err := s.length(end)
+			if err != nil {
+				return err
+			}
+			if num == listMetadata {
+				b, err := s.bytes(n)
+				if err != nil {
+					return err
+				}
+				// A repeated metadata field merges into the earlier one.
+				if err := out.ListMeta.Unmarshal(b); err != nil {
+					return err
+				}
+				continue
+			}
+			if cap(arena)-len(arena) < n {
+				arena = make([]byte, 0, max(itemArena, n))
+			}
+			item := arena[len(arena) : len(arena)+n]
+			arena = arena[:len(arena)+n]
+			if _, err := io.ReadFull(s, item); err != nil {
+				return unexpectedEOF(err)
+			}
+			batch.items = append(batch.items, item)
+			if len(batch.items) == decodeBatch && !send() {
+				return nil // an item failed to decode
+			}
+		}
+		if s.n != end {
+			return errors.New("protobuf list: a field runs past the end of the list")
+		}
+		send()
+		return nil
+	}()
+	wg.Wait()
+	if readErr != nil {
+		return nil, readErr
+	}
+	if itemErr != nil {
+		return nil, itemErr
+	}
+	total := 0
+	for _, o := range outs {
+		total += len(o)
+	}
+	if total > 0 {
+		out.Items = make([]T, 0, total)
+		for _, o := range outs {
+			out.Items = append(out.Items, o...)
+		}
+	}
+	return out, nil
+}
+
+// unexpectedEOF turns the end of the body inside a message into an error.
+func unexpectedEOF(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// pbStream reads protobuf fields off a body, counting the bytes read.
+type pbStream struct {
+	r *bufio.Reader
+	n int64
+}
+
+func (s *pbStream) ReadByte() (byte, error) {
+	b, err := s.r.ReadByte()
+	if err == nil {
+		s.n++
+	}
+	return b, err
+}
+
+func (s *pbStream) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.n += int64(n)
+	return n, err
+}
+
+func (s *pbStream) Discard(n int) (int, error) {
+	n, err := s.r.Discard(n)
+	s.n += int64(n)
+	return n, err
+}
+
+// tag reads a field's tag. io.EOF means the body ended before it.
+func (s *pbStream) tag() (protowire.Number, protowire.Type, error) {
+	start := s.n
+	v, err := binary.ReadUvarint(s)
+	if err != nil {
+		if err == io.EOF && s.n == start {
+			return 0, 0, io.EOF
+		}
+		return 0, 0, unexpectedEOF(err)
+	}
+	// As the generated code reads tags: the number is an int32.
+	num := int32(v >> 3)
+	if num <= 0 {
+		return 0, 0, fmt.Errorf("protobuf: illegal tag %d", num)
+	}
+	return protowire.Number(num), protowire.Type(v & 7), nil
+}
+
+// length reads a length-delimited field's length; when end is not
+// negative, the field must end by then.
+func (s *pbStream) length(end int64) (int, error) {
+	v, err := binary.ReadUvarint(s)
+	if err != nil {
+		return 0, unexpectedEOF(err)
+	}
+	if v > uint64(1<<31-1) || (end >= 0 && s.n+int64(v) > end) {
+		return 0, errors.New("protobuf: invalid field length")
+	}
+	return int(v), nil
+}
+
+// bytes reads the next n bytes into a new slice.
+func (s *pbStream) bytes(n int) ([]byte, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(s, b); err != nil {
+		return nil, unexpectedEOF(err)
+	}
+	return b, nil
+}
+
+// skip skips the value of a field of wire type typ that must end by end,
+// as the generated code skips fields it does not know.
+func (s *pbStream) skip(typ protowire.Type, end int64) error {
+	var n int
+	switch typ {
+	case protowire.StartGroupType:
+		for depth := 1; depth > 0; {
+			_, typ, err := s.tag()
+			if err != nil {
+				return unexpectedEOF(err)
+			}
+			switch typ {
+			case protowire.StartGroupType:
+				depth++
+			case protowire.EndGroupType:
+				depth--
+			default:
+				if err := s.skip(typ, end); err != nil {
+					return err
+				}
+			}
+			if s.n > end {
+				return errors.New("protobuf: invalid field length")
+			}
+		}
+		return nil
+	case protowire.VarintType:
+		_, err := binary.ReadUvarint(s)
+		return unexpectedEOF(err)
+	case protowire.Fixed32Type:
+		n = 4
+	case protowire.Fixed64Type:
+		n = 8
+	case protowire.BytesType:
+		var err error
+		if n, err = s.length(end); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("protobuf list: unsupported wire type %d", typ)
+	}
+	if s.n+int64(n) > end {
+		return errors.New("protobuf: invalid field length")
+	}
+	_, err := s.Discard(n)
+	return unexpectedEOF(err)
+}
 
 // eachField calls f with the number and the bytes of every length-delimited
 // field of the message msg, in order, until f returns false. A field of any
@@ -133,7 +408,7 @@ func eachField(msg []byte, f func(protowire.Number, []byte) bool) error {
 		}
 		msg = msg[n:]
 		if !f(num, v) {
-			return errFieldRejected
+			return errors.New("protobuf field rejected")
 		}
 	}
 	return nil
@@ -143,51 +418,6 @@ func eachField(msg []byte, f func(protowire.Number, []byte) bool) error {
 // implements.
 type protobufUnmarshaler interface {
 	Unmarshal([]byte) error
-}
-
-// decodeChunk is how many items a decoding goroutine takes at a time.
-const decodeChunk = 32
-
-// decodeItems decodes every item message into a new object made by newItem,
-// on up to GOMAXPROCS goroutines (the caller's included), and returns the
-// objects in the order of items. Each item is decoded as the list type's own
-// generated code decodes it: by the item type's Unmarshal, into a zero
-// object. On failure it returns the error of the first item that failed.
-func decodeItems[T Object](items [][]byte, newItem func() T) ([]T, error) {
-	out := make([]T, len(items))
-	var next atomic.Int64
-	var failed atomic.Bool
-	errs := make([]error, len(items)/decodeChunk+1)
-	work := func() {
-		for !failed.Load() {
-			start := int(next.Add(decodeChunk)) - decodeChunk
-			if start >= len(items) {
-				return
-			}
-			for i := start; i < min(start+decodeChunk, len(items)); i++ {
-				obj := newItem()
-				if err := any(obj).(protobufUnmarshaler).Unmarshal(items[i]); err != nil {
-					errs[start/decodeChunk] = fmt.Errorf("decoding item %d of the list: %w", i, err)
-					failed.Store(true)
-					return
-				}
-				out[i] = obj
-			}
-		}
-	}
-	helpers := min(goruntime.GOMAXPROCS(0), (len(items)+decodeChunk-1)/decodeChunk) - 1
-	var wg sync.WaitGroup
-	for range helpers {
-		wg.Go(work)
-	}
-	work()
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
 }
 
 // newObjectFunc returns a function that makes a new zero T, and whether T

@@ -2,9 +2,12 @@ package cache
 
 import (
 	"context"
+	"errors"
 	"reflect"
+	"sync/atomic"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -25,21 +28,25 @@ func init() {
 }
 
 // restList lists a resource through its REST client and decodes protobuf
-// responses item by item (decodeItems).
+// responses as they arrive (protobufList), falling back to the typed
+// client's List for anything else.
 type restList[T Object, L runtime.Object] struct {
-	client     rest.Interface
-	namespace  string
-	resource   string
-	apiVersion string // the client's group/version, as a list's envelope names it
-	listKind   string // the Go name of L's type, the kind of a LIST response
-	newList    func() L
-	newItem    func() T
+	client    rest.Interface
+	namespace string
+	resource  string
+	decoder   protobufList[T]
+	typed     func(context.Context, metav1.ListOptions) (L, error)
+	// typedOnly is set once a response was not in protobuf: the client
+	// is configured for another encoding, and every later list goes to
+	// the typed client.
+	typedOnly atomic.Bool
 }
 
 // newRESTList returns the LIST of resource in namespace through client,
+// with typed, the typed client's List, for what it does not decode itself,
 // or nil when it cannot decode: client is nil, T has no generated protobuf
 // code, or L is not a pointer to a named type.
-func newRESTList[T Object, L runtime.Object](client rest.Interface, namespace, resource string) func(context.Context, metav1.ListOptions) (runtime.Object, error) {
+func newRESTList[T Object, L runtime.Object](client rest.Interface, namespace, resource string, typed func(context.Context, metav1.ListOptions) (L, error)) func(context.Context, metav1.ListOptions) (runtime.Object, error) {
 	if client == nil || resource == "" {
 		return nil
 	}
@@ -55,55 +62,59 @@ func newRESTList[T Object, L runtime.Object](client rest.Interface, namespace, r
 		return nil
 	}
 	r := &restList[T, L]{
-		client:     client,
-		namespace:  namespace,
-		resource:   resource,
-		apiVersion: client.APIVersion().String(),
-		listKind:   lt.Elem().Name(),
-		newList:    func() L { return reflect.New(lt.Elem()).Interface().(L) },
-		newItem:    newItem,
+		client:    client,
+		namespace: namespace,
+		resource:  resource,
+		decoder: protobufList[T]{
+			apiVersion: client.APIVersion().String(),
+			listKind:   lt.Elem().Name(),
+			newItem:    newItem,
+		},
+		typed: typed,
 	}
 	return r.list
 }
 
-// list makes the request a generated typed client's List makes, and decodes
-// the response.
+// list sends the request a generated typed client's List sends and decodes
+// the response as it arrives. A response it does not decode (not protobuf,
+// another kind) is listed again through the typed client, as is a request
+// that failed before a response (the typed client retries those that may
+// pass, as a reset connection).
 func (r *restList[T, L]) list(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	if r.typedOnly.Load() {
+		return r.typed(ctx, opts)
+	}
 	var timeout time.Duration
 	if opts.TimeoutSeconds != nil {
 		timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
 	}
-	res := r.client.Get().
+	body, err := r.client.Get().
 		UseProtobufAsDefault().
 		NamespaceIfScoped(r.namespace, r.namespace != "").
 		Resource(r.resource).
 		SpecificallyVersionedParams(&opts, parameterCodec, versionV1).
 		Timeout(timeout).
-		Do(ctx)
-	if err := res.Error(); err != nil {
-		return nil, err
+		Stream(ctx)
+	if err != nil {
+		var status apierrors.APIStatus
+		if errors.As(err, &status) {
+			return nil, err // the server's answer, as the typed client returns it
+		}
+		return r.typed(ctx, opts)
 	}
-	body, _ := res.Raw()
-	if pl, ok := splitProtobufList(body); ok && pl.kind == r.listKind && pl.apiVersion == r.apiVersion {
-		return r.decode(pl)
-	}
-	list := r.newList()
-	if err := res.Into(list); err != nil {
+	defer body.Close()
+	list, err := r.decoder.decode(body)
+	switch {
+	case errors.Is(err, errNotProtobuf):
+		r.typedOnly.Store(true)
+		return r.typed(ctx, opts)
+	case errors.Is(err, errOtherBody):
+		return r.typed(ctx, opts)
+	case err != nil:
 		return nil, err
 	}
 	return list, nil
-}
-
-// decode decodes the parts of a protobuf list.
-func (r *restList[T, L]) decode(pl protobufList) (runtime.Object, error) {
-	out := &ItemList[T]{}
-	if err := out.ListMeta.Unmarshal(pl.meta); err != nil {
-		return nil, err
-	}
-	items, err := decodeItems(pl.items, r.newItem)
-	if err != nil {
-		return nil, err
-	}
-	out.Items = items
-	return out, nil
 }

@@ -1,12 +1,15 @@
 package cache
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -35,6 +38,9 @@ type listServer struct {
 	status *metav1.Status
 	// corrupt, when set, changes a protobuf LIST body before it is sent.
 	corrupt func([]byte) []byte
+	// drop is how many of the next requests get their connection closed
+	// without an answer.
+	drop atomic.Int32
 
 	mu      sync.Mutex
 	queries []string
@@ -46,6 +52,15 @@ func (s *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.queries = append(s.queries, r.URL.Path+"?"+r.URL.RawQuery)
 	s.accepts = append(s.accepts, r.Header.Get("Accept"))
 	s.mu.Unlock()
+	if s.drop.Add(-1) >= 0 {
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err != nil {
+			s.t.Error(err)
+			return
+		}
+		_ = conn.Close()
+		return
+	}
 	mediaType := runtime.ContentTypeJSON
 	if !s.json && strings.HasPrefix(r.Header.Get("Accept"), runtime.ContentTypeProtobuf) {
 		mediaType = runtime.ContentTypeProtobuf
@@ -110,6 +125,10 @@ func testPodList(t *testing.T, n int) *corev1.PodList {
 	for _, p := range pods {
 		list.Items = append(list.Items, *p)
 	}
+	if n > 500 {
+		// An item larger than the buffers items are read into.
+		list.Items[n/2].Annotations["large"] = strings.Repeat("x", itemArena+itemArena/2)
+	}
 	return list
 }
 
@@ -147,7 +166,7 @@ func itemsOf(t *testing.T, obj runtime.Object) []*corev1.Pod {
 }
 
 func TestClientListWatchDecodesProtobufListsAsTheTypedClientDoes(t *testing.T) {
-	for _, n := range []int{0, 1, 5, 3*decodeChunk + 7} {
+	for _, n := range []int{0, 1, 5, 3*decodeBatch + 7, 700} {
 		s := &listServer{list: testPodList(t, n)}
 		cs := serveList(t, s)
 		for _, ns := range []string{"", "ns-1"} {
@@ -209,6 +228,7 @@ func TestClientListWatchDecodesOtherResponsesAsTheTypedClientDoes(t *testing.T) 
 		{name: "json", s: &listServer{list: list, json: true}, wantType: &corev1.PodList{}},
 		{name: "another kind", s: &listServer{list: list, corrupt: corruptKind}, wantErr: runtime.IsNotRegisteredError},
 		{name: "bad item", s: &listServer{list: list, corrupt: corruptItem}, wantErr: func(err error) bool { return err != nil }},
+		{name: "cut short", s: &listServer{list: list, corrupt: func(b []byte) []byte { return b[:len(b)/2] }}, wantErr: func(err error) bool { return err != nil }},
 		{name: "gone", s: &listServer{status: &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusGone, Reason: metav1.StatusReasonExpired, Message: "too old resource version: 1 (2)"}}, wantErr: apierrors.IsResourceExpired},
 		{name: "forbidden", s: &listServer{status: &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusForbidden, Reason: metav1.StatusReasonForbidden, Message: "no"}}, wantErr: apierrors.IsForbidden},
 	} {
@@ -236,6 +256,43 @@ func TestClientListWatchDecodesOtherResponsesAsTheTypedClientDoes(t *testing.T) 
 				t.Errorf("list differs from the typed client's")
 			}
 		})
+	}
+}
+
+func TestClientListWatchListsThroughTheTypedClientOnceAnAnswerWasNotProtobuf(t *testing.T) {
+	s := &listServer{list: testPodList(t, 3), json: true}
+	cs := serveList(t, s)
+	lw := NewClientListWatch[*corev1.Pod](cs.CoreV1().Pods(""), "pods", nil, nil)
+	for i, want := range []int{2, 1, 1} { // the first answer is read, then asked again
+		before := len(s.queries)
+		got, err := lw.lw.ListWithContextFunc(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := got.(*corev1.PodList); !ok || len(s.queries)-before != want {
+			t.Errorf("list %d: a %T in %d requests, want the typed client's PodList in %d", i, got, len(s.queries)-before, want)
+		}
+	}
+}
+
+func TestClientListWatchRetriesThroughTheTypedClientAfterAConnectionError(t *testing.T) {
+	s := &listServer{list: testPodList(t, 3)}
+	s.drop.Store(1)
+	cs := serveList(t, s)
+	lw := NewClientListWatch[*corev1.Pod](cs.CoreV1().Pods(""), "pods", nil, nil)
+	got, err := lw.lw.ListWithContextFunc(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if items := itemsOf(t, got); len(items) != 3 || len(s.queries) != 2 {
+		t.Errorf("%d items in %d requests, want 3 in 2", len(items), len(s.queries))
+	}
+	// Later lists decode the stream again.
+	if got, err = lw.lw.ListWithContextFunc(context.Background(), metav1.ListOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got.(*ItemList[*corev1.Pod]); !ok {
+		t.Errorf("after the error, a %T, want an *ItemList", got)
 	}
 }
 
@@ -299,10 +356,10 @@ func TestNewRESTListNeedsAClientAndProtobufTypes(t *testing.T) {
 		fast func(context.Context, metav1.ListOptions) (runtime.Object, error)
 		want bool
 	}{
-		{"pods", newRESTList[*corev1.Pod, *corev1.PodList](rc, "", "pods"), true},
-		{"nil client", newRESTList[*corev1.Pod, *corev1.PodList](nilClient, "", "pods"), false},
-		{"no resource", newRESTList[*corev1.Pod, *corev1.PodList](rc, "", ""), false},
-		{"no protobuf", newRESTList[*noProtobuf, *corev1.PodList](rc, "", "pods"), false},
+		{"pods", newRESTList[*corev1.Pod, *corev1.PodList](rc, "", "pods", nil), true},
+		{"nil client", newRESTList[*corev1.Pod, *corev1.PodList](nilClient, "", "pods", nil), false},
+		{"no resource", newRESTList[*corev1.Pod, *corev1.PodList](rc, "", "", nil), false},
+		{"no protobuf", newRESTList[*noProtobuf, *corev1.PodList](rc, "", "pods", nil), false},
 	} {
 		if got := tc.fast != nil; got != tc.want {
 			t.Errorf("%s: fast path %v, want %v", tc.name, got, tc.want)
@@ -310,10 +367,10 @@ func TestNewRESTListNeedsAClientAndProtobufTypes(t *testing.T) {
 	}
 }
 
-// FuzzSplitProtobufList checks the cut against client-go's protobuf decoder
-// on any body: when a body is cut and its parts decode, the whole body
-// decodes to the same list; when an item fails to decode, so does the body.
-func FuzzSplitProtobufList(f *testing.F) {
+// FuzzProtobufList checks the streaming decode against client-go's protobuf
+// decoder on any body it does not hand to the typed client: what it decodes,
+// the whole body decodes to the same list.
+func FuzzProtobufList(f *testing.F) {
 	s, err := testpods.Protobuf()
 	if err != nil {
 		f.Fatal(err)
@@ -353,30 +410,28 @@ func FuzzSplitProtobufList(f *testing.F) {
 	f.Add([]byte("k8s\x00"))
 	f.Add([]byte(`{"kind":"PodList"}`))
 	dec := scheme.Codecs.UniversalDeserializer()
+	d := protobufList[*corev1.Pod]{apiVersion: "v1", listKind: "PodList", newItem: func() *corev1.Pod { return &corev1.Pod{} }}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		pl, ok := splitProtobufList(body)
-		if !ok || pl.kind != "PodList" || pl.apiVersion != "v1" {
+		got, err := d.decode(bytes.NewReader(body))
+		if errors.Is(err, errNotProtobuf) || errors.Is(err, errOtherBody) {
+			return // the typed client decodes it
+		}
+		if err != nil {
+			// Malformed bodies may fail where the whole decode would
+			// not: one that repeats the envelope's raw field after a
+			// malformed one, which the decoder then ignores.
 			return
 		}
-		var meta metav1.ListMeta
-		metaErr := meta.Unmarshal(pl.meta)
-		items, itemsErr := decodeItems(pl.items, func() *corev1.Pod { return &corev1.Pod{} })
 		obj, _, wantErr := dec.Decode(body, &schema.GroupVersionKind{Version: "v1", Kind: "PodList"}, &corev1.PodList{})
-		if metaErr != nil || itemsErr != nil {
-			if wantErr == nil {
-				t.Fatalf("parts fail (%v, %v), the whole body decodes", metaErr, itemsErr)
-			}
-			return
-		}
 		if wantErr != nil {
-			t.Fatalf("parts decode, the whole body fails: %v", wantErr)
+			t.Fatalf("the stream decodes, the whole body fails: %v", wantErr)
 		}
 		want := obj.(*corev1.PodList)
-		if !reflect.DeepEqual(meta, want.ListMeta) || len(items) != len(want.Items) {
-			t.Fatalf("list differs: %+v and %d items, want %+v and %d", meta, len(items), want.ListMeta, len(want.Items))
+		if !reflect.DeepEqual(got.ListMeta, want.ListMeta) || len(got.Items) != len(want.Items) {
+			t.Fatalf("list differs: %+v and %d items, want %+v and %d", got.ListMeta, len(got.Items), want.ListMeta, len(want.Items))
 		}
-		for i := range items {
-			if !reflect.DeepEqual(items[i], &want.Items[i]) {
+		for i := range got.Items {
+			if !reflect.DeepEqual(got.Items[i], &want.Items[i]) {
 				t.Fatalf("item %d differs", i)
 			}
 		}
