@@ -76,21 +76,24 @@ type restClient interface {
 // lists and reactors are used as they are.
 func NewClientListWatch[T Object, L runtime.Object](api TypedClient[L], resource string, tweak func(*metav1.ListOptions), client any) *ListWatch[T] {
 	list := func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, opts) }
+	watchFn := api.Watch
 	if rc, ok := api.(restClient); ok {
 		if fast := newRESTList[T](rc.GetClient(), rc.GetNamespace(), resource, api.List); fast != nil {
 			list = fast
 		}
+		if fast := newRESTWatch[T](rc.GetClient(), rc.GetNamespace(), resource, api.Watch); fast != nil {
+			watchFn = fast
+		}
 	}
-	watchFn := api.Watch
 	if tweak != nil {
-		list0 := list
+		list0, watch0 := list, watchFn
 		list = func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			tweak(&opts)
 			return list0(ctx, opts)
 		}
 		watchFn = func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			tweak(&opts)
-			return api.Watch(ctx, opts)
+			return watch0(ctx, opts)
 		}
 	}
 	return &ListWatch[T]{

@@ -1,0 +1,281 @@
+package cache
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
+)
+
+// watchServer answers every WATCH of pods with the same events, in the
+// encoding the client accepts first, then ends the stream; it records the
+// path and query of every request.
+type watchServer struct {
+	t      *testing.T
+	events []watch.Event
+	// jsonOnly refuses a client that does not accept JSON, as a server
+	// without protobuf does.
+	jsonOnly bool
+	// corrupt, when set, changes the protobuf stream before it is sent.
+	corrupt func([]byte) []byte
+
+	mu      sync.Mutex
+	queries []string
+	accepts []string
+}
+
+func (s *watchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	accept := r.Header.Get("Accept")
+	s.mu.Lock()
+	s.queries = append(s.queries, r.URL.Path+"?"+r.URL.RawQuery)
+	s.accepts = append(s.accepts, accept)
+	s.mu.Unlock()
+	mediaType := runtime.ContentTypeJSON
+	switch {
+	case s.jsonOnly && !strings.Contains(accept, runtime.ContentTypeJSON):
+		w.Header().Set("Content-Type", runtime.ContentTypeJSON)
+		w.WriteHeader(http.StatusNotAcceptable)
+		body, _ := runtime.Encode(scheme.Codecs.LegacyCodec(corev1.SchemeGroupVersion), &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusNotAcceptable, Reason: metav1.StatusReasonNotAcceptable, Message: "only json"})
+		_, _ = w.Write(body)
+		return
+	case !s.jsonOnly && strings.HasPrefix(accept, runtime.ContentTypeProtobuf):
+		mediaType = runtime.ContentTypeProtobuf
+	}
+	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaType)
+	if !ok || info.StreamSerializer == nil {
+		s.t.Errorf("no stream serializer for %s", mediaType)
+		return
+	}
+	var buf bytes.Buffer
+	objects := scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion)
+	enc := streaming.NewEncoder(info.StreamSerializer.Framer.NewFrameWriter(&buf), info.StreamSerializer.Serializer)
+	for _, e := range s.events {
+		raw, err := runtime.Encode(objects, e.Object)
+		if err != nil {
+			s.t.Error(err)
+			return
+		}
+		if err := enc.Encode(&metav1.WatchEvent{Type: string(e.Type), Object: runtime.RawExtension{Raw: raw}}); err != nil {
+			s.t.Error(err)
+			return
+		}
+	}
+	body := buf.Bytes()
+	if s.corrupt != nil && mediaType == runtime.ContentTypeProtobuf {
+		body = s.corrupt(body)
+	}
+	contentType := mediaType
+	if mediaType == runtime.ContentTypeProtobuf {
+		contentType += ";stream=watch"
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+}
+
+// serveWatch starts s and returns a real clientset for it, with client-go's
+// default content types.
+func serveWatch(t *testing.T, s *watchServer) kubernetes.Interface {
+	t.Helper()
+	s.t = t
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	cs, err := kubernetes.NewForConfig(&rest.Config{Host: srv.URL, QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// testWatchEvents returns n events of every type over generated pods, and
+// an ERROR event.
+func testWatchEvents(t *testing.T, n int) []watch.Event {
+	t.Helper()
+	pods := testPodList(t, n).Items
+	types := []watch.EventType{watch.Added, watch.Modified, watch.Deleted, watch.Bookmark}
+	var events []watch.Event
+	for i := range pods {
+		events = append(events, watch.Event{Type: types[i%len(types)], Object: &pods[i]})
+	}
+	return append(events, watch.Event{Type: watch.Error, Object: &metav1.Status{
+		Status: metav1.StatusFailure, Code: http.StatusGone, Reason: metav1.StatusReasonExpired, Message: "too old resource version",
+	}})
+}
+
+// collect returns every event of w until it closes (at most 30 s).
+func collect(t *testing.T, w watch.Interface) []watch.Event {
+	t.Helper()
+	defer w.Stop()
+	var out []watch.Event
+	timeout := time.After(30 * time.Second)
+	for {
+		select {
+		case e, ok := <-w.ResultChan():
+			if !ok {
+				return out
+			}
+			out = append(out, e)
+		case <-timeout:
+			t.Fatalf("watch still open after %d events", len(out))
+		}
+	}
+}
+
+// watchBoth watches through lw and through the typed client pods, and
+// returns both streams' events; the two requests must be the same.
+func watchBoth(t *testing.T, s *watchServer, lw *ListWatch[*corev1.Pod], pods TypedClient[*corev1.PodList], opts metav1.ListOptions) (got, want []watch.Event) {
+	t.Helper()
+	w, err := lw.lw.WatchFuncWithContext(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = collect(t, w)
+	if w, err = pods.Watch(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	want = collect(t, w)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := len(s.queries); s.queries[n-2] != s.queries[n-1] {
+		t.Errorf("requests differ:\n ListWatch: %s\n typed:     %s", s.queries[n-2], s.queries[n-1])
+	}
+	return got, want
+}
+
+func TestClientListWatchDecodesProtobufWatchesAsTheTypedClientDoes(t *testing.T) {
+	for _, n := range []int{0, 1, 300} {
+		s := &watchServer{events: testWatchEvents(t, n)}
+		cs := serveWatch(t, s)
+		for _, ns := range []string{"", "ns-1"} {
+			pods := cs.CoreV1().Pods(ns)
+			lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+			timeout := int64(300)
+			opts := metav1.ListOptions{LabelSelector: "app=a", ResourceVersion: "10", AllowWatchBookmarks: true, TimeoutSeconds: &timeout}
+			got, want := watchBoth(t, s, lw, pods, opts)
+			if len(want) != n+1 {
+				t.Fatalf("n=%d: the typed client got %d events, want %d", n, len(want), n+1)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("n=%d, namespace %q: events differ from the typed client's (%d against %d)", n, ns, len(got), len(want))
+			}
+			if a := s.accepts[len(s.accepts)-2]; a != runtime.ContentTypeProtobuf {
+				t.Errorf("the ListWatch's watch accepted %q, want protobuf only (its own decoding)", a)
+			}
+		}
+	}
+}
+
+func TestClientListWatchEndsAWatchOnABadEventAsTheTypedClientDoes(t *testing.T) {
+	events := testWatchEvents(t, 5)
+	secondName := events[1].Object.(*corev1.Pod).Name
+	for _, tc := range []struct {
+		name    string
+		corrupt func([]byte) []byte
+		want    int // events before the error event
+	}{
+		{"bad object", func(b []byte) []byte {
+			// The second pod's name, its first byte replaced by a tag of
+			// an impossible wire type.
+			i := bytes.Index(b, []byte(secondName))
+			out := bytes.Clone(b)
+			out[i-2] = 0x0f
+			return out
+		}, 1},
+		{"another kind", func(b []byte) []byte {
+			return bytes.Replace(b, []byte("\x12\x03Pod"), []byte("\x12\x03Pot"), 1)
+		}, 0},
+		{"cut short", func(b []byte) []byte { return b[:len(b)/2] }, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &watchServer{events: events, corrupt: tc.corrupt}
+			cs := serveWatch(t, s)
+			pods := cs.CoreV1().Pods("")
+			lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+			got, typed := watchBoth(t, s, lw, pods, metav1.ListOptions{})
+			if tc.want < 0 {
+				// A body cut short ends the watch quietly, after the
+				// events read whole, as client-go's decoder does.
+				if len(got) == 0 || len(got) >= len(events) || !reflect.DeepEqual(got, typed) {
+					t.Fatalf("%d events, the typed client's watch %d; want the same events, fewer than %d", len(got), len(typed), len(events))
+				}
+				return
+			}
+			if len(got) != tc.want+1 || got[tc.want].Type != watch.Error {
+				t.Fatalf("%d events, want %d then an ERROR event", len(got), tc.want)
+			}
+			if len(typed) != len(got) || typed[tc.want].Type != watch.Error {
+				t.Fatalf("the typed client's watch gave %d events, want %d then an ERROR event", len(typed), tc.want)
+			}
+			if !reflect.DeepEqual(got[:tc.want], typed[:tc.want]) {
+				t.Errorf("events before the error differ from the typed client's")
+			}
+			if status, ok := got[tc.want].Object.(*metav1.Status); !ok || status.Code != http.StatusInternalServerError {
+				t.Errorf("error event %#v, want client-go's internal error", got[tc.want].Object)
+			}
+		})
+	}
+}
+
+func TestClientListWatchWatchesThroughTheTypedClientOnceProtobufWasRefused(t *testing.T) {
+	s := &watchServer{events: testWatchEvents(t, 3), jsonOnly: true}
+	cs := serveWatch(t, s)
+	pods := cs.CoreV1().Pods("")
+	lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+	for i, wantRequests := range []int{2, 1} {
+		before := len(s.queries)
+		w, err := lw.lw.WatchFuncWithContext(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := collect(t, w); len(got) != 4 || len(s.queries)-before != wantRequests {
+			t.Errorf("watch %d: %d events in %d requests, want 4 in %d", i, len(got), len(s.queries)-before, wantRequests)
+		}
+	}
+}
+
+func TestClientListWatchStopsAWatchMidStream(t *testing.T) {
+	s := &watchServer{events: testWatchEvents(t, 2000)}
+	cs := serveWatch(t, s)
+	lw := NewClientListWatch[*corev1.Pod](cs.CoreV1().Pods(""), "pods", nil, nil)
+	w, err := lw.lw.WatchFuncWithContext(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		if e := <-w.ResultChan(); e.Type == watch.Error {
+			t.Fatalf("error event %v", e.Object)
+		}
+	}
+	w.Stop()
+	// The result channel closes; the package's goroutine check (TestMain)
+	// fails if the stream's goroutines are left behind.
+	for range w.ResultChan() {
+	}
+}
+
+func TestClientListWatchReportsWatchErrorsAsTheTypedClient(t *testing.T) {
+	s := &listServer{status: &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusGone, Reason: metav1.StatusReasonExpired, Message: "too old"}}
+	cs := serveList(t, s)
+	pods := cs.CoreV1().Pods("")
+	lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+	_, gotErr := lw.lw.WatchFuncWithContext(context.Background(), metav1.ListOptions{})
+	_, wantErr := pods.Watch(context.Background(), metav1.ListOptions{})
+	if !apierrors.IsResourceExpired(gotErr) || !reflect.DeepEqual(gotErr, wantErr) {
+		t.Errorf("error %#v, want the typed client's %#v", gotErr, wantErr)
+	}
+}
