@@ -92,16 +92,10 @@ type DeltaFIFO[T Object] struct {
 	stale     int
 	lazyAbove int        // lazyDeleteAbove; tests lower it
 	popMu     sync.Mutex // serialises consumers
-	// notEmpty holds a token (capacity one) when a key was queued while
-	// the consumer, the only one popMu lets wait, was waiting (popWaiting).
-	// A token left over from an earlier wait wakes the consumer for nothing:
-	// it looks at the line again. The channel is made once, so that a
-	// consumer that keeps catching up with the producers allocates nothing.
-	notEmpty   chan struct{}
-	popWaiting bool
-	notFull    chan struct{}
-	closed     chan struct{}
-	isClosed   bool
+	notEmpty  chan struct{}
+	notFull   chan struct{}
+	closed    chan struct{}
+	isClosed  bool
 
 	// populated is set once the first Replace has completed, or by an Add,
 	// Update or Delete before it. The keys that were queued when the first
@@ -157,7 +151,6 @@ func NewDeltaFIFO[T Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
 		lazyAbove: lazyDeleteAbove,
 		synced:    make(chan struct{}),
 		closed:    make(chan struct{}),
-		notEmpty:  make(chan struct{}, 1),
 		opts:      opts,
 	}
 }
@@ -353,12 +346,7 @@ func (f *DeltaFIFO[T]) queueLocked(key ObjectName, deltas Deltas[T]) *fifoEntry[
 	*e = fifoEntry[T]{key: key, deltas: deltas}
 	f.index[key] = seq
 	f.indexPeak = max(f.indexPeak, len(f.index))
-	if f.popWaiting {
-		select {
-		case f.notEmpty <- struct{}{}:
-		default: // a token is already there
-		}
-	}
+	signal(&f.notEmpty)
 	return e
 }
 
@@ -410,29 +398,6 @@ func (f *DeltaFIFO[T]) waitLocked(ctx context.Context, ch *chan struct{}) error 
 	defer f.mu.Lock()
 	select {
 	case <-c:
-		return nil
-	case <-f.closed:
-		return nil // the caller sees isClosed on its next check
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-// waitNotEmptyLocked waits, with f.mu released, until a key may have been
-// queued (a token in notEmpty), the queue closes or ctx ends. The caller
-// holds popMu and looks at the line again.
-func (f *DeltaFIFO[T]) waitNotEmptyLocked(ctx context.Context) error {
-	if f.isClosed {
-		return ErrFIFOClosed
-	}
-	f.popWaiting = true
-	f.mu.Unlock()
-	defer func() {
-		f.mu.Lock()
-		f.popWaiting = false
-	}()
-	select {
-	case <-f.notEmpty:
 		return nil
 	case <-f.closed:
 		return nil // the caller sees isClosed on its next check

@@ -82,7 +82,7 @@ func (f *DeltaFIFO[T]) take(ctx context.Context, most int) error {
 		if f.isClosed {
 			return ErrFIFOClosed
 		}
-		if err := f.waitNotEmptyLocked(ctx); err != nil {
+		if err := f.waitLocked(ctx, &f.notEmpty); err != nil {
 			return err
 		}
 	}
