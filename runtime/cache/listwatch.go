@@ -63,17 +63,25 @@ type restClient interface {
 // "pods"), with tweak (when not nil) applied to the options of every
 // request. client is as for NewListWatch.
 //
-// Watches go to api.Watch. Lists go to api.List, except when api is one of
-// client-go's generated typed clients (it has a REST client: GetClient) and T
-// is an API type with generated protobuf code (it has Unmarshal). Then the
-// ListWatch makes the LIST request itself, the request api.List makes (with
-// protobuf preferred, as client-go's clients for built-in types do), and,
-// when the response is in protobuf, decodes the list's items on up to
-// GOMAXPROCS goroutines into an *ItemList[T], instead of decoding the whole
-// list on one. Any other response (JSON, a Status, a body it cannot cut into
-// items) is decoded as api.List decodes it, into api's list type. Errors are
-// those api.List returns. Fake clientsets have no REST client, so their
-// lists and reactors are used as they are.
+// When api is one of client-go's generated typed clients (it has a REST
+// client: GetClient) and T is an API type with generated protobuf code (it
+// has Unmarshal), the ListWatch decodes protobuf responses itself, on up to
+// GOMAXPROCS goroutines, into the same objects:
+//
+//   - lists: it sends the LIST request api.List sends, through api's REST
+//     client, and decodes the items while the body is still being read,
+//     into an *ItemList[T]. Answers in another encoding, of another kind,
+//     and requests that fail before an answer are listed again through
+//     api.List (after an answer in another encoding, every list goes
+//     there);
+//   - watches: it watches through a REST client of its own with api's
+//     server, path and HTTP client, asking for protobuf, with client-go's
+//     Request.Watch and stream watcher; only the decoding of the events is
+//     its own, in the order of the stream. After a server refused protobuf,
+//     every watch goes through api.Watch.
+//
+// Otherwise (fake clientsets have no REST client) lists and watches go to
+// api.List and api.Watch.
 func NewClientListWatch[T Object, L runtime.Object](api TypedClient[L], resource string, tweak func(*metav1.ListOptions), client any) *ListWatch[T] {
 	list := func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, opts) }
 	watchFn := api.Watch

@@ -53,9 +53,9 @@ func NewInformer[T cache.Object, L runtime.Object](
 // NewClientInformer returns a new, not started informer of the resource gvr
 // over api, a typed client (such as clientset.CoreV1().Pods(namespace)),
 // configured by options, as NewInformer does over api's List and Watch. The
-// difference is in lists: over one of client-go's generated typed clients
-// and an API type with generated protobuf code, the informer decodes a
-// protobuf LIST response's items on several goroutines
+// difference is in decoding: over one of client-go's generated typed clients
+// and an API type with generated protobuf code, the informer decodes
+// protobuf LIST responses and watch streams itself, on several goroutines
 // (cache.NewClientListWatch).
 func NewClientInformer[T cache.Object, L runtime.Object](
 	api cache.TypedClient[L],

@@ -10,10 +10,9 @@
 // application/vnd.kubernetes.protobuf, so that both informers go through
 // client-go's REST client and reflector, each built as its generated
 // informers build it: client-go's decodes every response with the client's
-// decoder; this project's (cache.NewClientListWatch) decodes a LIST's items
-// itself, on several goroutines, and the watch streams with the client's
-// decoder. Two sync paths are measured, each made explicit per
-// sub-benchmark:
+// decoder; this project's (cache.NewClientListWatch) decodes LIST responses
+// and watch streams itself, on several goroutines. Two sync paths are
+// measured, each made explicit per sub-benchmark:
 //
 //   - sync-list: a LIST answered with a protobuf PodList, then a WATCH. The
 //     ListerWatchers are built over a client that says it does not support
