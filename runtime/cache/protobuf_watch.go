@@ -29,6 +29,11 @@ const (
 // streaming.ErrObjectTooLarge, as there.
 const maxWatchFrame = 16 * 1024 * 1024
 
+// maxWatchDecoders bounds the goroutines that decode one watch's events: a
+// watch lives as long as its informer, most of the time idle, and one reader
+// feeds them.
+const maxWatchDecoders = 4
+
 // watchToken is the size of what protobufWatch hands client-go's watch
 // decoder in place of an event: the event's sequence number.
 const watchToken = 8
@@ -42,7 +47,7 @@ const watchToken = 8
 // one after the other on one goroutine (watch.StreamWatcher). The framer
 // protobufWatch gives reads the length-delimited protobuf events off the body
 // itself, on a goroutine of its own, and has each event's object decoded by
-// one of GOMAXPROCS goroutines as soon as it is read; it hands the
+// one of up to maxWatchDecoders goroutines as soon as it is read; it hands the
 // StreamWatcher a token per event instead of the event, in order, and its
 // serializer and object decoder give back the event's type and decoded
 // object for the token. Everything else about the watch (the request, its
@@ -114,7 +119,7 @@ type watchEvent struct {
 // NewFrameReader starts reading body. It is called once per response, after
 // StreamDecoder.
 func (s *watchStream[T]) NewFrameReader(body io.ReadCloser) io.ReadCloser {
-	workers := goruntime.GOMAXPROCS(0)
+	workers := min(goruntime.GOMAXPROCS(0), maxWatchDecoders)
 	s.body, s.stop = body, make(chan struct{})
 	s.pending = make(chan *watchEvent, 64*workers)
 	jobs := make(chan decodeJob, 64*workers)
