@@ -342,7 +342,9 @@ func (t tokenEvents[T]) Decode(data []byte, _ *schema.GroupVersionKind, into run
 	if !ok {
 		return nil, nil, fmt.Errorf("watch events decode into *metav1.WatchEvent, not %T", into)
 	}
-	*out = metav1.WatchEvent{Type: ev.typ, Object: runtime.RawExtension{Raw: append([]byte(nil), data...)}}
+	// The object decoder reads the token before the next frame is read
+	// into data: it need not be copied.
+	*out = metav1.WatchEvent{Type: ev.typ, Object: runtime.RawExtension{Raw: data}}
 	return out, nil, nil
 }
 

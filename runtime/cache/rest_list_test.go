@@ -102,12 +102,18 @@ func (s *listServer) lastTwo() (queries, accepts [2]string) {
 	return [2]string(s.queries[n-2:]), [2]string(s.accepts[n-2:])
 }
 
-// serveList starts s and returns a real clientset for it, with client-go's
-// default content types.
+// serveList starts s and returns a real clientset for it.
 func serveList(t *testing.T, s *listServer) kubernetes.Interface {
 	t.Helper()
 	s.t = t
-	srv := httptest.NewServer(s)
+	return serveClientset(t, s)
+}
+
+// serveClientset starts a server of h, closed when t ends, and returns a
+// real clientset for it, with client-go's default content types.
+func serveClientset(t *testing.T, h http.Handler) kubernetes.Interface {
+	t.Helper()
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	cs, err := kubernetes.NewForConfig(&rest.Config{Host: srv.URL, QPS: -1})
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"sync"
@@ -19,7 +18,6 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
-	"k8s.io/client-go/rest"
 )
 
 // watchServer answers every WATCH of pods with the same events, in the
@@ -88,18 +86,11 @@ func (s *watchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(body)
 }
 
-// serveWatch starts s and returns a real clientset for it, with client-go's
-// default content types.
+// serveWatch starts s and returns a real clientset for it.
 func serveWatch(t *testing.T, s *watchServer) kubernetes.Interface {
 	t.Helper()
 	s.t = t
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
-	cs, err := kubernetes.NewForConfig(&rest.Config{Host: srv.URL, QPS: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs
+	return serveClientset(t, s)
 }
 
 // testWatchEvents returns n events of every type over generated pods, and
