@@ -34,6 +34,11 @@ const maxWatchFrame = 16 * 1024 * 1024
 // feeds them.
 const maxWatchDecoders = 4
 
+// watchArena is the size of the buffers a watch's events are read into (a
+// larger event gets a buffer of its own). The last one stays referenced
+// while the watch is open, so it is smaller than a list's.
+const watchArena = 64 << 10
+
 // watchToken is the size of what protobufWatch hands client-go's watch
 // decoder in place of an event: the event's sequence number.
 const watchToken = 8
@@ -104,7 +109,6 @@ type watchStream[T Object] struct {
 	// serializer and the object decoder, called after it on the same
 	// goroutine, read it.
 	current *watchEvent
-	seq     uint64
 }
 
 // watchEvent is one event of a watch stream.
@@ -163,7 +167,7 @@ func (s *watchStream[T]) read(jobs chan<- decodeJob) {
 			ev.err = streaming.ErrObjectTooLarge
 		} else {
 			if cap(arena)-len(arena) < n {
-				arena = make([]byte, 0, max(itemArena, n))
+				arena = make([]byte, 0, max(watchArena, n))
 			}
 			frame := arena[len(arena) : len(arena)+n]
 			arena = arena[:len(arena)+n]
