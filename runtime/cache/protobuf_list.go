@@ -171,7 +171,7 @@ func (d *protobufList[T]) decodeList(s *pbStream, end int64) (*ItemList[T], erro
 				}
 				for i, item := range b.items {
 					obj := d.newItem()
-					if err := any(obj).(protobufUnmarshaler).Unmarshal(item); err != nil {
+					if _, err := recovered(func() (T, error) { return obj, any(obj).(protobufUnmarshaler).Unmarshal(item) }); err != nil {
 						fail(fmt.Errorf("decoding item %d of the list: %w", b.first+i, err))
 						break
 					}
@@ -412,6 +412,18 @@ func eachField(msg []byte, f func(protowire.Number, []byte) bool) error {
 		}
 	}
 	return nil
+}
+
+// recovered calls decode and turns a panic into an error: a decoding
+// goroutine of the runtime's must not take the process down on a body no
+// generated decoder was written for.
+func recovered[V any](decode func() (V, error)) (v V, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("decoding panicked: %v", r)
+		}
+	}()
+	return decode()
 }
 
 // protobufUnmarshaler is what the API types' generated protobuf code

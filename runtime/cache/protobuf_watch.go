@@ -130,7 +130,7 @@ func (s *watchStream[T]) NewFrameReader(body io.ReadCloser) io.ReadCloser {
 	for range workers {
 		go func() {
 			for j := range jobs {
-				j.ev.obj, j.ev.err = s.decodeObject(j.raw)
+				j.ev.obj, j.ev.err = recovered(func() (runtime.Object, error) { return s.decodeObject(j.raw) })
 				close(j.ev.done)
 			}
 		}()
