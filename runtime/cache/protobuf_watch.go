@@ -60,9 +60,11 @@ const watchToken = 8
 //
 // Objects of T's kind are decoded by T's generated Unmarshal, a Status (the
 // object of an ERROR event) by metav1.Status's, as the protobuf serializer
-// would; an object of any other kind is an error of its event. Other
-// content types, and requests (GET answers, errors), go to the negotiator of
-// a codec factory of metav1's types, which decodes Status errors.
+// would; an object of any other kind is an error of its event. A stream in
+// another content type is an error (errNotProtobuf): the client asks for
+// protobuf only. The encoders and decoders of everything else (the error
+// answers of the watch request) are those of a codec factory of metav1's
+// types, which decodes a Status.
 type protobufWatch[T Object] struct {
 	apiVersion, kind string
 	newItem          func() T
