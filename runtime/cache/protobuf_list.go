@@ -93,16 +93,7 @@ func (d *protobufList[T]) decode(body io.Reader) (*ItemList[T], error) {
 				return nil, err
 			}
 			// A repeated TypeMeta merges into the earlier one.
-			err = eachField(b, func(num protowire.Number, v []byte) bool {
-				switch num {
-				case typeMetaAPIVersion:
-					apiVersion = string(v)
-				case typeMetaKind:
-					kind = string(v)
-				}
-				return true
-			})
-			if err != nil {
+			if readTypeMeta(b, &apiVersion, &kind) != nil {
 				return nil, errOtherBody
 			}
 			typeMeta = true
@@ -161,25 +152,26 @@ func (d *protobufList[T]) decodeList(s *pbStream, end int64) (*ItemList[T], erro
 			close(failed)
 		}
 	}
-	for range goruntime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for b := range batches {
-				select {
-				case <-failed:
-					continue // drain: the list has failed
-				default:
-				}
-				for i, item := range b.items {
-					obj := d.newItem()
-					if _, err := recovered(func() (T, error) { return obj, any(obj).(protobufUnmarshaler).Unmarshal(item) }); err != nil {
-						fail(fmt.Errorf("decoding item %d of the list: %w", b.first+i, err))
-						break
-					}
-					b.out[i] = obj
-				}
+	decode := func() {
+		for b := range batches {
+			select {
+			case <-failed:
+				continue // drain: the list has failed
+			default:
 			}
-		})
+			for i, item := range b.items {
+				obj := d.newItem()
+				if _, err := recovered(func() (T, error) { return obj, any(obj).(protobufUnmarshaler).Unmarshal(item) }); err != nil {
+					fail(fmt.Errorf("decoding item %d of the list: %w", b.first+i, err))
+					break
+				}
+				b.out[i] = obj
+			}
+		}
 	}
+	// A decoding goroutine starts with each batch sent, up to GOMAXPROCS
+	// of them: a short list starts as many as it has batches.
+	workers := goruntime.GOMAXPROCS(0)
 	var outs [][]T
 	readErr := func() error {
 		defer close(batches)
@@ -191,6 +183,9 @@ func (d *protobufList[T]) decodeList(s *pbStream, end int64) (*ItemList[T], erro
 			}
 			batch.out = make([]T, len(batch.items))
 			outs = append(outs, batch.out)
+			if len(outs) <= workers {
+				wg.Go(decode)
+			}
 			select {
 			case batches <- batch:
 			case <-failed:
@@ -228,11 +223,7 @@ func (d *protobufList[T]) decodeList(s *pbStream, end int64) (*ItemList[T], erro
 				}
 				continue
 			}
-			if cap(arena)-len(arena) < n {
-				arena = make([]byte, 0, max(itemArena, n))
-			}
-			item := arena[len(arena) : len(arena)+n]
-			arena = arena[:len(arena)+n]
+			item := carve(&arena, n, itemArena)
 			if _, err := io.ReadFull(s, item); err != nil {
 				return unexpectedEOF(err)
 			}
@@ -265,6 +256,34 @@ func (d *protobufList[T]) decodeList(s *pbStream, end int64) (*ItemList[T], erro
 		}
 	}
 	return out, nil
+}
+
+// carve returns the next n bytes of *arena, first replacing it with a new
+// buffer of size bytes (or n, if larger) when fewer than n are left. Many
+// items or events are read into one allocation; a decoded object copies what
+// it keeps, so a buffer is freed once its last reader is done.
+func carve(arena *[]byte, n, size int) []byte {
+	if cap(*arena)-len(*arena) < n {
+		*arena = make([]byte, 0, max(size, n))
+	}
+	b := (*arena)[len(*arena) : len(*arena)+n]
+	*arena = (*arena)[:len(*arena)+n]
+	return b
+}
+
+// readTypeMeta reads a runtime.TypeMeta message into apiVersion and kind,
+// leaving either as it is when the message does not set it (as a repeated
+// field merges).
+func readTypeMeta(b []byte, apiVersion, kind *string) error {
+	return eachField(b, func(num protowire.Number, v []byte) bool {
+		switch num {
+		case typeMetaAPIVersion:
+			*apiVersion = string(v)
+		case typeMetaKind:
+			*kind = string(v)
+		}
+		return true
+	})
 }
 
 // unexpectedEOF turns the end of the body inside a message into an error.

@@ -168,11 +168,7 @@ func (s *watchStream[T]) read(jobs chan<- decodeJob) {
 		} else if n := int(binary.BigEndian.Uint32(header[:])); n > maxWatchFrame {
 			ev.err = streaming.ErrObjectTooLarge
 		} else {
-			if cap(arena)-len(arena) < n {
-				arena = make([]byte, 0, max(watchArena, n))
-			}
-			frame := arena[len(arena) : len(arena)+n]
-			arena = arena[:len(arena)+n]
+			frame := carve(&arena, n, watchArena)
 			if _, err := io.ReadFull(br, frame); err != nil {
 				ev.err = unexpectedEOF(err)
 			} else {
@@ -270,15 +266,7 @@ func splitEnvelope(data []byte) (envelope, error) {
 	err := eachField(data[len(protobufPrefix):], func(num protowire.Number, v []byte) bool {
 		switch num {
 		case unknownTypeMeta:
-			return eachField(v, func(num protowire.Number, v []byte) bool {
-				switch num {
-				case typeMetaAPIVersion:
-					e.apiVersion = string(v)
-				case typeMetaKind:
-					e.kind = string(v)
-				}
-				return true
-			}) == nil
+			return readTypeMeta(v, &e.apiVersion, &e.kind) == nil
 		case unknownRaw:
 			e.raw = v
 		case unknownContentEncoding:
