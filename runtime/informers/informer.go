@@ -47,7 +47,22 @@ func NewInformer[T cache.Object, L runtime.Object](
 	gvr schema.GroupVersionResource,
 	options InformerOptions,
 ) *cache.SharedIndexInformer[T] {
-	return newInformer(newListWatch[T](list, watchFn, client, options.TweakListOptions), gvr, options)
+	return newInformer(cache.NewClientListWatch[T](clientFuncs[L]{list, watchFn}, gvr.Resource, options.TweakListOptions, client), gvr, options)
+}
+
+// clientFuncs is a typed client made of its List and Watch functions. It
+// tells no REST client, so a ListWatch over it calls them as they are.
+type clientFuncs[L runtime.Object] struct {
+	list    func(context.Context, metav1.ListOptions) (L, error)
+	watchFn func(context.Context, metav1.ListOptions) (watch.Interface, error)
+}
+
+func (c clientFuncs[L]) List(ctx context.Context, opts metav1.ListOptions) (L, error) {
+	return c.list(ctx, opts)
+}
+
+func (c clientFuncs[L]) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	return c.watchFn(ctx, opts)
 }
 
 // NewClientInformer returns a new, not started informer of the resource gvr
@@ -84,28 +99,4 @@ func newInformer[T cache.Object](lw *cache.ListWatch[T], gvr schema.GroupVersion
 		}
 	}
 	return informer
-}
-
-// newListWatch returns a cache.ListWatch over a typed client's List and Watch
-// methods that applies tweak (when not nil) to the options of every request.
-func newListWatch[T cache.Object, L runtime.Object](
-	list func(context.Context, metav1.ListOptions) (L, error),
-	watchFn func(context.Context, metav1.ListOptions) (watch.Interface, error),
-	client any,
-	tweak TweakListOptionsFunc,
-) *cache.ListWatch[T] {
-	if tweak == nil {
-		return cache.NewListWatch[T](list, watchFn, client)
-	}
-	return cache.NewListWatch[T](
-		func(ctx context.Context, options metav1.ListOptions) (L, error) {
-			tweak(&options)
-			return list(ctx, options)
-		},
-		func(ctx context.Context, options metav1.ListOptions) (watch.Interface, error) {
-			tweak(&options)
-			return watchFn(ctx, options)
-		},
-		client,
-	)
 }
