@@ -3,6 +3,7 @@ package cache
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strings"
@@ -54,26 +55,11 @@ func (s *watchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case !s.jsonOnly && strings.HasPrefix(accept, runtime.ContentTypeProtobuf):
 		mediaType = runtime.ContentTypeProtobuf
 	}
-	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaType)
-	if !ok || info.StreamSerializer == nil {
-		s.t.Errorf("no stream serializer for %s", mediaType)
+	body, err := encodeWatchEvents(mediaType, s.events)
+	if err != nil {
+		s.t.Error(err)
 		return
 	}
-	var buf bytes.Buffer
-	objects := scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion)
-	enc := streaming.NewEncoder(info.StreamSerializer.Framer.NewFrameWriter(&buf), info.StreamSerializer.Serializer)
-	for _, e := range s.events {
-		raw, err := runtime.Encode(objects, e.Object)
-		if err != nil {
-			s.t.Error(err)
-			return
-		}
-		if err := enc.Encode(&metav1.WatchEvent{Type: string(e.Type), Object: runtime.RawExtension{Raw: raw}}); err != nil {
-			s.t.Error(err)
-			return
-		}
-	}
-	body := buf.Bytes()
 	if s.corrupt != nil && mediaType == runtime.ContentTypeProtobuf {
 		body = s.corrupt(body)
 	}
@@ -84,6 +70,27 @@ func (s *watchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", contentType)
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
+}
+
+// encodeWatchEvents encodes events as the API server streams them in
+// mediaType: each a framed metav1.WatchEvent whose object is encodeAs's.
+func encodeWatchEvents(mediaType string, events []watch.Event) ([]byte, error) {
+	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaType)
+	if !ok || info.StreamSerializer == nil {
+		return nil, fmt.Errorf("no stream serializer for %s", mediaType)
+	}
+	var buf bytes.Buffer
+	enc := streaming.NewEncoder(info.StreamSerializer.Framer.NewFrameWriter(&buf), info.StreamSerializer.Serializer)
+	for _, e := range events {
+		raw, err := encodeAs(mediaType, e.Object)
+		if err != nil {
+			return nil, err
+		}
+		if err := enc.Encode(&metav1.WatchEvent{Type: string(e.Type), Object: runtime.RawExtension{Raw: raw}}); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
 }
 
 // serveWatch starts s and returns a real clientset for it.
