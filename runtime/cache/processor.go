@@ -256,15 +256,28 @@ func (p *processor[T]) removeListener(l *listener[T]) {
 	}
 }
 
-// distribute queues n to every listener, or only to those that take resync
-// notifications when sync is set.
-func (p *processor[T]) distribute(n notification[T], sync bool) {
+// distribute queues n to every listener. An update that leaves the
+// resourceVersion unchanged is a resync: it is queued only to the listeners
+// that take resync notifications now (docs/clientgo-semantics.md#same-rv-is-resync).
+// The two resourceVersions are compared only when a listener does not take
+// resyncs: the replaced object is usually cold in the CPU cache, and while
+// every listener takes them (always, when no handler asked for resyncs) the
+// answer changes nothing.
+func (p *processor[T]) distribute(n notification[T]) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
+	compared, resync := false, false
 	for _, l := range p.listeners {
-		if !sync || l.syncing {
-			l.add(n)
+		if !l.syncing && n.kind == updateNotification {
+			if !compared {
+				resync = n.oldObj.GetResourceVersion() == n.newObj.GetResourceVersion()
+				compared = true
+			}
+			if resync {
+				continue
+			}
 		}
+		l.add(n)
 	}
 }
 

@@ -91,7 +91,7 @@ func TestListenerShutdownDropsBufferedNotificationsAndEndsItsGoroutine(t *testin
 	l := newTestListener(h, alwaysSynced, closedChan)
 	p := startProcessor(t, l)
 	for i := range 100 {
-		p.distribute(addOf("p", i, false), false)
+		p.distribute(addOf("p", i, false))
 	}
 	g.waitEntered(t)
 
@@ -105,7 +105,7 @@ func TestListenerShutdownDropsBufferedNotificationsAndEndsItsGoroutine(t *testin
 	if left != 0 || capacity != 0 {
 		t.Errorf("the removed listener keeps %d notifications in a buffer of %d", left, capacity)
 	}
-	p.distribute(addOf("late", 1, false), false)
+	p.distribute(addOf("late", 1, false))
 	l.add(addOf("late", 2, false))
 	if got := buffered(l); got != 0 {
 		t.Errorf("a removed listener buffered %d notifications", got)
@@ -121,7 +121,7 @@ func TestProcessorStopEndsEveryListenerGoroutine(t *testing.T) {
 	}
 	p := startProcessor(t, listeners...)
 	for i := range 10 {
-		p.distribute(addOf("p", i, false), false)
+		p.distribute(addOf("p", i, false))
 	}
 	p.stop()
 	for i, l := range listeners {
@@ -166,15 +166,44 @@ func TestProcessorResyncReachesOnlyDueListeners(t *testing.T) {
 			t.Errorf("shouldResync at %v = %v, want %v", step.at, got, step.due)
 		}
 		obj := podAt("p", step.at.String())
-		p.distribute(podNotification{kind: updateNotification, oldObj: obj, newObj: obj}, true)
+		p.distribute(podNotification{kind: updateNotification, oldObj: obj, newObj: obj})
 	}
-	p.distribute(addOf("marker", 0, false), false)
+	p.distribute(addOf("marker", 0, false))
 
 	expectCalls(t, "listener without resync", never.waitUntil(t, "add ns/marker0@0"), "add ns/marker0@0")
 	expectCalls(t, "listener with 1s resync", every1s.waitUntil(t, "add ns/marker0@0"),
 		"resync ns/p@1s", "resync ns/p@2s", "add ns/marker0@0")
 	expectCalls(t, "listener with 2s resync", every2s.waitUntil(t, "add ns/marker0@0"),
 		"resync ns/p@2s", "add ns/marker0@0")
+}
+
+// #same-rv-is-resync: what makes an update a resync is the resourceVersion,
+// not the object: a new object with the old one's resourceVersion reaches
+// only the listeners due for a resync, one with another resourceVersion
+// reaches every listener, whether or not it is due.
+func TestProcessorUpdateIsResyncByResourceVersion(t *testing.T) {
+	t0 := time.Now()
+	never, every1s := newRecorder(nil), newRecorder(nil)
+	p := startProcessor(t,
+		newListener[*corev1.Pod](nil, never, alwaysSynced, closedChan, 0, 0, t0),
+		newListener[*corev1.Pod](nil, every1s, alwaysSynced, closedChan, time.Second, time.Second, t0),
+	)
+	update := func(oldRV, newRV string) {
+		p.distribute(podNotification{kind: updateNotification, oldObj: podAt("p", oldRV), newObj: podAt("p", newRV)})
+	}
+	update("1", "1") // before the first check, every listener takes resyncs
+	p.shouldResync(t0.Add(time.Second))
+	update("2", "2") // every1s is due
+	update("2", "3")
+	p.shouldResync(t0.Add(1500 * time.Millisecond))
+	update("3", "3") // no one is due
+	update("3", "4")
+	p.distribute(addOf("marker", 0, false))
+
+	expectCalls(t, "listener without resync", never.waitUntil(t, "add ns/marker0@0"),
+		"update ns/p@1 -> 1", "update ns/p@2 -> 3", "update ns/p@3 -> 4", "add ns/marker0@0")
+	expectCalls(t, "listener with 1s resync", every1s.waitUntil(t, "add ns/marker0@0"),
+		"update ns/p@1 -> 1", "update ns/p@2 -> 2", "update ns/p@2 -> 3", "update ns/p@3 -> 4", "add ns/marker0@0")
 }
 
 // #same-rv-is-resync: like client-go's (sharedProcessor.addListener marks every
@@ -185,10 +214,10 @@ func TestProcessorNewListenerTakesResyncNotificationsUntilFirstCheck(t *testing.
 	h := newRecorder(nil)
 	p := startProcessor(t, newListener[*corev1.Pod](nil, h, alwaysSynced, closedChan, 0, 0, t0))
 	before, after := podAt("p", "before"), podAt("p", "after")
-	p.distribute(podNotification{kind: updateNotification, oldObj: before, newObj: before}, true)
+	p.distribute(podNotification{kind: updateNotification, oldObj: before, newObj: before})
 	p.shouldResync(t0)
-	p.distribute(podNotification{kind: updateNotification, oldObj: after, newObj: after}, true)
-	p.distribute(addOf("marker", 0, false), false)
+	p.distribute(podNotification{kind: updateNotification, oldObj: after, newObj: after})
+	p.distribute(addOf("marker", 0, false))
 	expectCalls(t, "listener without resync", h.waitUntil(t, "add ns/marker0@0"), "resync ns/p@before", "add ns/marker0@0")
 }
 

@@ -452,16 +452,14 @@ func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas Deltas[T], 
 		switch d.Type {
 		case Sync, Replaced, Added, Updated:
 			if old, existed := s.indexer.Upsert(d.Object); existed {
-				// An unchanged resourceVersion is a resync: it reaches only
-				// listeners that take resyncs
-				// (docs/clientgo-semantics.md#same-rv-is-resync).
-				resync := old.GetResourceVersion() == d.Object.GetResourceVersion()
-				s.processor.distribute(notification[T]{kind: updateNotification, oldObj: old, newObj: d.Object}, resync)
+				// An unchanged resourceVersion makes it a resync, which
+				// distribute queues only to listeners that take resyncs.
+				s.processor.distribute(notification[T]{kind: updateNotification, oldObj: old, newObj: d.Object})
 			} else {
 				// Only the deltas of the first list are initial: an object
 				// a watch event added while that list was queued is not.
 				initial := isInInitialList && d.Type == Replaced
-				s.processor.distribute(notification[T]{kind: addNotification, flag: initial, newObj: d.Object}, false)
+				s.processor.distribute(notification[T]{kind: addNotification, flag: initial, newObj: d.Object})
 			}
 		case Deleted:
 			old, existed := s.indexer.Remove(key)
@@ -476,7 +474,7 @@ func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas Deltas[T], 
 			} else {
 				s.indexer.noteResourceVersion(last.GetResourceVersion())
 			}
-			s.processor.distribute(notification[T]{kind: deleteNotification, flag: d.FinalStateUnknown, oldObj: last}, false)
+			s.processor.distribute(notification[T]{kind: deleteNotification, flag: d.FinalStateUnknown, oldObj: last})
 		}
 	}
 	return nil
