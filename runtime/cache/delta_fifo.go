@@ -81,16 +81,17 @@ type DeltaFIFO[T Object] struct {
 	entries []fifoEntry[T]
 	first   uint64
 	next    uint64
-	// index maps every queued key to its entry's sequence number. It may also
-	// hold keys popped since the queue last drained, with a number below the
-	// head's: Pop leaves a key in the map while a long line is queued (a
-	// delete would probe the map on a cache-cold line for every key), and at
-	// most stale such keys are left. indexPeak is the largest len(index)
-	// since index was made.
-	index     map[ObjectName]uint64
-	indexPeak int
-	stale     int
-	lazyAbove int        // lazyDeleteAbove; tests lower it
+	// index maps every queued key to its entry's sequence number. It also
+	// holds keys processed since it was last rebuilt, with a number below the
+	// head's: the consumer leaves the keys it processed in the map rather
+	// than delete them (a probe of a map the reflector writes to from another
+	// CPU), and counts them in stale; the map is rebuilt from the line once
+	// they outnumber twice the queued keys plus staleFloor. indexPeak is
+	// the largest len(index) since index was made.
+	index      map[ObjectName]uint64
+	indexPeak  int
+	stale      int
+	staleFloor int        // defaultStaleFloor; tests lower it
 	popMu     sync.Mutex // serialises consumers
 	notEmpty  chan struct{}
 	notFull   chan struct{}
@@ -148,7 +149,7 @@ type fifoEntry[T Object] struct {
 func NewDeltaFIFO[T Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
 	return &DeltaFIFO[T]{
 		index:     map[ObjectName]uint64{},
-		lazyAbove: lazyDeleteAbove,
+		staleFloor: defaultStaleFloor,
 		synced:    make(chan struct{}),
 		closed:    make(chan struct{}),
 		opts:      opts,
@@ -363,9 +364,9 @@ func (f *DeltaFIFO[T]) growLocked() {
 // released, rather than kept for reuse, once they are empty.
 const releaseAbove = 1024
 
-// lazyDeleteAbove is the default number of queued keys from which Pop leaves
-// the key it pops in the index instead of deleting it.
-const lazyDeleteAbove = 1024
+// defaultStaleFloor is the number of processed keys the queue's index may
+// hold beyond twice the queued ones before it is rebuilt.
+const defaultStaleFloor = 256
 
 // dedupDeltas collapses the last two deltas into one when both are deletes.
 func dedupDeltas[T any](deltas Deltas[T]) Deltas[T] {
@@ -584,7 +585,9 @@ func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 }
 
 // drainedLocked resets the empty line. Go maps and slices never shrink:
-// what a burst (the initial list) grew is released.
+// what a burst (the initial list) grew is released. A small index keeps the
+// processed keys it holds, counted in stale, until it is rebuilt: clearing
+// it would touch its whole table whenever a quiet line drains.
 func (f *DeltaFIFO[T]) drainedLocked() {
 	if !f.ownsDeltas {
 		f.slab = nil
@@ -592,24 +595,27 @@ func (f *DeltaFIFO[T]) drainedLocked() {
 	if len(f.entries) > releaseAbove {
 		f.entries = nil
 	}
-	switch {
-	case f.indexPeak > releaseAbove:
-		f.index, f.indexPeak = map[ObjectName]uint64{}, 0
-	case f.stale > 0:
-		clear(f.index)
+	if f.indexPeak > releaseAbove {
+		f.index, f.indexPeak, f.stale = map[ObjectName]uint64{}, 0, 0
 	}
-	f.stale = 0
 }
 
 // reindexLocked rebuilds the index from the in-flight and queued keys,
-// dropping the processed ones left in it.
+// dropping the processed ones left in it. The index is cleared and refilled,
+// keeping its table (and indexPeak, the size that table was grown to), unless
+// the table is large and the line has shrunk to a sixteenth of it: then it is
+// made again for the keys it keeps.
 func (f *DeltaFIFO[T]) reindexLocked() {
 	from := f.processedTo.Load()
-	f.index = make(map[ObjectName]uint64, f.next-from)
+	if live := int(f.next - from); len(f.index) > 4*releaseAbove && 16*live < len(f.index) {
+		f.index, f.indexPeak = make(map[ObjectName]uint64, live), 0
+	} else {
+		clear(f.index)
+	}
 	for seq := from; seq < f.next; seq++ {
 		f.index[f.entryAt(seq).key] = seq
 	}
-	f.indexPeak, f.stale = len(f.index), 0
+	f.indexPeak, f.stale = max(f.indexPeak, len(f.index)), 0
 }
 
 // processedLocked records that a key's deltas have been processed, for

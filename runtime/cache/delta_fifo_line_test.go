@@ -14,7 +14,8 @@ import (
 // A line of thousands of keys, popped and refilled at random: the ring grows
 // and wraps, Pop leaves popped keys in the index and the index is rebuilt,
 // and through all of it keys come out in the order they were first queued,
-// each with all its deltas. Once drained, the queue releases its storage.
+// each with all its deltas. Once drained, the queue has released the storage
+// the long line grew.
 func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
 	const names = 5000
 	f := NewDeltaFIFO(fifoOpts{})
@@ -32,7 +33,7 @@ func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
 			t.Fatalf("Len() = %d, the model has %d", n, len(line))
 		}
 		stale := len(f.index) - f.Len()
-		if stale > 2*f.Len()+f.lazyAbove+1 {
+		if stale > 2*f.Len()+f.staleFloor+1 {
 			t.Fatalf("%d popped keys left in the index with %d queued", stale, f.Len())
 		}
 		if stale > 0 {
@@ -96,8 +97,10 @@ func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
 	if !sawStale || !sawRebuild {
 		t.Errorf("the line never took the lazy path (popped keys left in the index %v, index rebuilt %v)", sawStale, sawRebuild)
 	}
-	if f.entries != nil || len(f.index) != 0 || f.indexPeak != 0 {
-		t.Errorf("drained queue keeps a ring of %d entries and an index of %d keys (peak %d)", len(f.entries), len(f.index), f.indexPeak)
+	// What is left of the index is processed keys, no more than a small
+	// queue keeps.
+	if f.entries != nil || len(f.index) > f.stale || f.stale > f.staleFloor || f.indexPeak > releaseAbove {
+		t.Errorf("drained queue keeps a ring of %d entries and an index of %d keys (peak %d; %d counted as processed, at most %d kept)", len(f.entries), len(f.index), f.indexPeak, f.stale, f.staleFloor)
 	}
 	// And it works on from empty.
 	if err := f.Add(fifoCtx(t), fifoPod("again", "1")); err != nil {
@@ -190,4 +193,41 @@ func TestDeltaFIFO_SlabListsShareNothing(t *testing.T) {
 	}
 	want = map[string][]string{"a": {"Replaced@2"}, "b": {"Replaced@1"}, "c": {"Replaced@1"}}
 	popAll(func(ObjectName) error { return nil })
+}
+
+// A queue that drains after every key (a quiet informer) leaves the keys it
+// processed in its index, but no more than staleFloor of them: thousands of
+// distinct keys do not grow it, and every key is still found as queued while
+// it is.
+func TestDeltaFIFO_DrainingLineKeepsItsIndexSmall(t *testing.T) {
+	f := NewDeltaFIFO(fifoOpts{})
+	most := 0
+	for i := range 10 * defaultStaleFloor {
+		name := "p" + strconv.Itoa(i)
+		if err := f.Add(fifoCtx(t), fifoPod(name, strconv.Itoa(i))); err != nil {
+			t.Fatal(err)
+		}
+		if !f.queuedLocked(fifoKey(name)) {
+			t.Fatalf("%s is not queued after Add", name)
+		}
+		err := f.Pop(fifoCtx(t), func(key ObjectName, _ fifoDeltas, _ bool) error {
+			if key.Name != name {
+				t.Fatalf("popped %s, want %s", key.Name, name)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkFIFOIndex(f); err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, len(f.index))
+	}
+	if most > defaultStaleFloor+1 {
+		t.Errorf("the index held up to %d keys of a line of one, want at most %d", most, defaultStaleFloor+1)
+	}
+	if most < defaultStaleFloor/2 {
+		t.Errorf("the index held at most %d keys: processed keys are deleted, not left for a rebuild", most)
+	}
 }

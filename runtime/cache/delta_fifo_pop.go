@@ -129,43 +129,31 @@ func (f *DeltaFIFO[T]) finish(t takenEntry[T], err error) {
 	e.initial = e.initial || t.initial
 }
 
-// settleLocked clears the entries of the processed keys and takes them out of
-// the index (or counts them as left in it), and resets the line once nothing
-// is queued or in flight.
+// settleLocked clears the entries of the processed keys, and resets the line
+// once nothing is queued or in flight. The processed keys stay in the index,
+// counted in stale, until it is rebuilt: once they outnumber twice the queued
+// keys plus staleFloor, so that the map stays within a few times the line and
+// each rebuild costs about as many keys as were left in it since the last.
+// The consumer thus never probes the map, which the reflector writes to from
+// another CPU, to delete a key.
 func (f *DeltaFIFO[T]) settleLocked() {
 	to := f.processedTo.Load()
 	if f.taken == to {
 		return
 	}
+	f.stale += int(to - f.taken)
 	for ; f.taken < to; f.taken++ {
 		e := f.entryAt(f.taken)
-		key := e.key
 		if f.ownsDeltas {
 			clear(e.deltas)
 		}
 		*e = fifoEntry[T]{}
-		f.unindexLocked(key, f.taken)
 	}
 	if f.taken == f.next {
 		f.drainedLocked()
 	}
-}
-
-// unindexLocked takes key, processed as number seq, out of the index, unless
-// it has been queued again since. While a long line is queued the key is left
-// in the index instead (a delete would probe the map on a cache-cold line for
-// every key) and counted, and the index is rebuilt when such keys outnumber
-// the queued ones.
-func (f *DeltaFIFO[T]) unindexLocked(key ObjectName, seq uint64) {
-	if n := f.lenLocked(); n >= f.lazyAbove {
-		f.stale++
-		if f.stale > 2*n+f.lazyAbove {
-			f.reindexLocked()
-		}
-		return
-	}
-	if got, ok := f.index[key]; ok && got == seq {
-		delete(f.index, key)
+	if f.stale > 2*f.lenLocked()+f.staleFloor {
+		f.reindexLocked()
 	}
 }
 

@@ -274,9 +274,9 @@ func newFDRun(seed uint64, stats *fdStats) (*fdRun, error) {
 		ctx:      context.Background(),
 	}
 	d.ours = NewDeltaFIFO(fifoOpts{KnownObjects: d.ourStore})
-	// Pop leaves popped keys in the queue's index from lazyAbove queued keys
+	// Pop leaves popped keys in the queue's index from staleFloor queued keys
 	// on; most seeds lower it so that the few keys of a run take that path.
-	d.ours.lazyAbove = []int{0, 1, 2, 4, lazyDeleteAbove}[seed%5]
+	d.ours.staleFloor = []int{0, 1, 2, 4, defaultStaleFloor}[seed%5]
 	d.ref = clientcache.NewDeltaFIFOWithOptions(clientcache.DeltaFIFOOptions{
 		KeyFunction:           clientcache.MetaNamespaceKeyFunc,
 		KnownObjects:          fdRefKnown{store: d.refStore, ours: d.ourStore},
