@@ -92,11 +92,11 @@ type DeltaFIFO[T Object] struct {
 	indexPeak  int
 	stale      int
 	staleFloor int        // defaultStaleFloor; tests lower it
-	popMu     sync.Mutex // serialises consumers
-	notEmpty  chan struct{}
-	notFull   chan struct{}
-	closed    chan struct{}
-	isClosed  bool
+	popMu      sync.Mutex // serialises consumers
+	notEmpty   chan struct{}
+	notFull    chan struct{}
+	closed     chan struct{}
+	isClosed   bool
 
 	// populated is set once the first Replace has completed, or by an Add,
 	// Update or Delete before it. The keys that were queued when the first
@@ -148,11 +148,11 @@ type fifoEntry[T Object] struct {
 // NewDeltaFIFO returns an empty queue.
 func NewDeltaFIFO[T Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
 	return &DeltaFIFO[T]{
-		index:     map[ObjectName]uint64{},
+		index:      map[ObjectName]uint64{},
 		staleFloor: defaultStaleFloor,
-		synced:    make(chan struct{}),
-		closed:    make(chan struct{}),
-		opts:      opts,
+		synced:     make(chan struct{}),
+		closed:     make(chan struct{}),
+		opts:       opts,
 	}
 }
 
