@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/client-go/tools/cache"
@@ -86,24 +87,21 @@ type fifoQueue[T Object] struct {
 	name    string
 	reserve func(n int) // controllerOptions.Reserve
 
+	// ctx bounds producer waits; set by controller.Run. It is read on every
+	// event the reflector queues, so without a lock.
+	ctx atomic.Pointer[context.Context]
+
 	mu       sync.Mutex
-	ctx      context.Context // bounds producer waits; set by controller.Run
-	streamed *streamed[T]    // a watch-list stream's objects, for the next Replace
+	streamed *streamed[T] // a watch-list stream's objects, for the next Replace
 }
 
-func (q *fifoQueue[T]) setContext(ctx context.Context) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	q.ctx = ctx
-}
+func (q *fifoQueue[T]) setContext(ctx context.Context) { q.ctx.Store(&ctx) }
 
 func (q *fifoQueue[T]) context() context.Context {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.ctx == nil {
-		return context.Background()
+	if ctx := q.ctx.Load(); ctx != nil {
+		return *ctx
 	}
-	return q.ctx
+	return context.Background()
 }
 
 func typed[T any](obj any) (T, error) {
