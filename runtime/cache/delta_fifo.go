@@ -526,10 +526,13 @@ func (f *DeltaFIFO[T]) replace(ctx context.Context, list []T, onePerKey bool) er
 	return nil
 }
 
-// markInitialLocked records e's key as part of the first list, unless it
-// carries the mark already, on e or in flight.
+// markInitialLocked records e's key as part of the first list, unless e
+// carries the mark already. A key may also be in flight with the mark (taken
+// from a first Replace that gave up): both entries then count, as both hold
+// states of the list, and if the one in flight fails, the two marks become
+// one as its deltas go back into e (finish).
 func (f *DeltaFIFO[T]) markInitialLocked(e *fifoEntry[T]) {
-	if e.initial || f.inflightInitialLocked(e.key) {
+	if e.initial {
 		return
 	}
 	e.initial = true

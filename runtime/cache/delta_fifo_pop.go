@@ -123,6 +123,9 @@ func (f *DeltaFIFO[T]) finish(t takenEntry[T], err error) {
 			deltas = dedupDeltas(append(deltas, d))
 		}
 		e.deltas = deltas
+		if e.initial && t.initial {
+			f.initialLeft-- // the two marked entries are one again
+		}
 	} else {
 		e = f.queueLocked(t.key, deltas)
 	}
@@ -155,16 +158,4 @@ func (f *DeltaFIFO[T]) settleLocked() {
 	if f.stale > 2*f.lenLocked()+f.staleFloor {
 		f.reindexLocked()
 	}
-}
-
-// inflightInitialLocked reports whether key is in flight with the initial
-// mark. It looks through the in-flight entries: at most a batch, and none
-// unless the consumer is processing one.
-func (f *DeltaFIFO[T]) inflightInitialLocked(key ObjectName) bool {
-	for seq := f.processedTo.Load(); seq < f.first; seq++ {
-		if e := f.entryAt(seq); e.initial && e.key == key {
-			return true
-		}
-	}
-	return false
 }

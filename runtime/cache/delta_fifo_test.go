@@ -1696,3 +1696,68 @@ func TestDeltaFIFO_PopPanicLeavesTheQueueConsistent(t *testing.T) {
 		t.Error("HasSynced() = false after every initial key was popped (one of them panicking)")
 	}
 }
+
+// #has-synced with MaxSize: a first Replace that gave up waiting for room
+// leaves the keys it queued marked. When the consumer has one of them in
+// flight as the next Replace (again the first to complete) lists that key
+// again, the listed state is queued behind it, and HasSynced waits for that
+// state too, not only for the one in flight. If the processing in flight
+// fails, its deltas go back ahead of the listed state, in one entry that
+// HasSynced waits for once.
+func TestDeltaFIFO_MaxSizeRetriedFirstReplaceWaitsForTheStateOfAKeyInFlight(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		fail error
+		want []string
+	}{
+		{"processed", nil, []string{"b: Replaced b@1, Replaced b@2", "k: Replaced k@2"}},
+		{"failed", errors.New("retry"), []string{"b: Replaced b@1, Replaced b@2", "k: Replaced k@1, Replaced k@2"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := NewDeltaFIFO(fifoOpts{MaxSize: 2})
+			ctx, cancel := context.WithCancel(fifoCtx(t))
+			wctx := newFIFOWaitCtx(ctx)
+			done := make(chan error, 1)
+			go func() {
+				done <- f.Replace(wctx, []*corev1.Pod{fifoPod("k", "1"), fifoPod("b", "1"), fifoPod("c", "1")})
+			}()
+			fifoAwait(t, wctx.waiting, "the first Replace to wait for room")
+			cancel()
+			if err := fifoAwaitErr(t, done, "the first Replace to give up"); !errors.Is(err, context.Canceled) {
+				t.Fatalf("the first Replace returned %v, want context.Canceled", err)
+			}
+
+			inFlight, release := make(chan struct{}), make(chan struct{})
+			popped := make(chan error, 1)
+			go func() {
+				popped <- f.Pop(fifoCtx(t), func(key ObjectName, _ fifoDeltas, initial bool) error {
+					if key.Name != "k" || !initial {
+						t.Errorf("popped %s (initial %v), want k of the first list", key.Name, initial)
+					}
+					close(inFlight)
+					<-release
+					return tc.fail
+				})
+			}()
+			fifoAwait(t, inFlight, "k to be in flight")
+			if err := f.Replace(fifoCtx(t), []*corev1.Pod{fifoPod("b", "2"), fifoPod("k", "2")}); err != nil {
+				t.Fatalf("the second Replace returned %v", err)
+			}
+			close(release)
+			if err := fifoAwaitErr(t, popped, "k's processing to end"); err != tc.fail {
+				t.Fatalf("Pop returned %v, want %v", err, tc.fail)
+			}
+			var lines []string
+			for f.Len() > 0 {
+				if f.HasSynced() {
+					t.Fatalf("HasSynced is true with %d keys of the completed first list queued", f.Len())
+				}
+				lines = append(lines, fifoPop(t, f).String())
+			}
+			if !f.HasSynced() {
+				t.Error("HasSynced is false once every listed state is processed")
+			}
+			fifoExpect(t, "popped", lines, tc.want)
+		})
+	}
+}
