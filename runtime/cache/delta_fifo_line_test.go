@@ -210,14 +210,8 @@ func TestDeltaFIFO_DrainingLineKeepsItsIndexSmall(t *testing.T) {
 		if !f.queuedLocked(fifoKey(name)) {
 			t.Fatalf("%s is not queued after Add", name)
 		}
-		err := f.Pop(fifoCtx(t), func(key ObjectName, _ fifoDeltas, _ bool) error {
-			if key.Name != name {
-				t.Fatalf("popped %s, want %s", key.Name, name)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
+		if p := fifoPop(t, f); p.key.Name != name {
+			t.Fatalf("popped %s, want %s", p.key.Name, name)
 		}
 		if err := checkFIFOIndex(f); err != nil {
 			t.Fatal(err)
