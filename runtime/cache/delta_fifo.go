@@ -134,15 +134,34 @@ type DeltaFIFO[T Object] struct {
 	slab      Deltas[T]
 	slabCells int
 
+	// linePeak is the most keys queued or in flight since the line last
+	// drained, lineStart the number of the first key queued in that time,
+	// and bulkLine whether a Replace or a Resync queued keys in it.
+	// keepKeys is how many more keys may pass through smaller lines before
+	// the ring and index a line of single events grew past releaseAbove are
+	// released (drainedLocked).
+	linePeak  int
+	lineStart uint64
+	bulkLine  bool
+	keepKeys  int
+
 	opts DeltaFIFOOptions[T]
 }
 
 // fifoEntry is one queued key: its deltas, oldest first, and whether it
-// carries the initial mark (a key of the first list not processed yet).
+// carries the initial mark (a key of the first list not processed yet). When
+// the queue owns its deltas, a key queued with one delta keeps it in cell,
+// and deltas is cell[:] (appendLocked).
 type fifoEntry[T Object] struct {
 	key     ObjectName
 	deltas  Deltas[T]
 	initial bool
+	cell    [1]Delta[T]
+}
+
+// inline reports whether e's deltas are its own cell.
+func (e *fifoEntry[T]) inline() bool {
+	return len(e.deltas) == 1 && &e.deltas[0] == &e.cell[0]
 }
 
 // NewDeltaFIFO returns an empty queue.
@@ -292,6 +311,12 @@ func (f *DeltaFIFO[T]) appendLocked(key ObjectName, d Delta[T]) *fifoEntry[T] {
 		e.deltas = dedupDeltas(append(e.deltas, d))
 		return e
 	}
+	if f.ownsDeltas {
+		e := f.queueLocked(key, nil)
+		e.cell[0] = d
+		e.deltas = e.cell[:]
+		return e
+	}
 	one := f.cutLocked(1)
 	one[0] = d
 	return f.queueLocked(key, one)
@@ -307,7 +332,8 @@ const (
 // cutLocked returns a list of n (1 or 2) empty cells, as long as its
 // capacity. The lists most keys are queued with, one delta and sometimes a
 // second, are cut from a slab: one allocation for as many cells as keys are
-// queued (plus two), up to deltaSlab. A line that keeps draining gets one
+// queued (plus two), up to deltaSlab. (When the queue owns its deltas, a key
+// queued with one delta keeps it in its entry's cell instead: appendLocked.) A line that keeps draining gets one
 // list per allocation, as before, and a slab never keeps popped deltas'
 // objects alive for longer than the line it was cut for takes to drain
 // (drainedLocked drops it). As each list's capacity is its length, appending
@@ -320,7 +346,8 @@ const (
 // twice the cells of the one before (or as many as keys are queued, plus
 // two), up to ownedDeltaSlab, and what is left of it is kept when the line
 // drains: a steady stream of events that the consumer keeps up with, which
-// drains the line again and again, allocates once per ownedDeltaSlab keys.
+// drains the line again and again, allocates once per ownedDeltaSlab keys
+// that get a second delta while queued.
 func (f *DeltaFIFO[T]) cutLocked(n int) Deltas[T] {
 	if len(f.slab) < n {
 		size := min(deltaSlab, f.lenLocked()+2)
@@ -347,22 +374,37 @@ func (f *DeltaFIFO[T]) queueLocked(key ObjectName, deltas Deltas[T]) *fifoEntry[
 	*e = fifoEntry[T]{key: key, deltas: deltas}
 	f.index[key] = seq
 	f.indexPeak = max(f.indexPeak, len(f.index))
+	f.linePeak = max(f.linePeak, int(f.next-f.taken))
 	signal(&f.notEmpty)
 	return e
 }
 
 // growLocked doubles the ring, which is full of taken and queued entries.
+// An entry whose deltas are its own cell gets them in its new cell; the
+// consumer's copies of taken entries still see the old cells, which hold the
+// same deltas and stay alive as long as those copies.
 func (f *DeltaFIFO[T]) growLocked() {
 	old := f.entries
 	f.entries = make([]fifoEntry[T], max(16, 2*len(old)))
 	for seq := f.taken; seq < f.next; seq++ {
-		*f.entryAt(seq) = old[seq&uint64(len(old)-1)]
+		from, to := &old[seq&uint64(len(old)-1)], f.entryAt(seq)
+		*to = *from
+		if from.inline() {
+			to.deltas = to.cell[:]
+		}
 	}
 }
 
 // releaseAbove is the size above which the queue's slice and map are
 // released, rather than kept for reuse, once they are empty.
 const releaseAbove = 1024
+
+// keepFactor is how many times as many keys as a line of single events
+// grew the ring and index for (past releaseAbove) must pass through smaller
+// lines before they are released: a burst of watch events that outran the
+// consumer tends to come again, and growing them again costs, amortised over
+// those keys, at most about a keepFactor-th of queueing them.
+const keepFactor = 8
 
 // defaultStaleFloor is the number of processed keys the queue's index may
 // hold beyond twice the queued ones before it is rebuilt.
@@ -456,6 +498,7 @@ func (f *DeltaFIFO[T]) replace(ctx context.Context, list []T, onePerKey bool) er
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.bulkLine = true
 	first := !f.populated
 	if first {
 		f.replacing = true
@@ -573,6 +616,7 @@ func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 	keys := f.opts.KnownObjects.ListKeys()
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.bulkLine = true
 	for _, key := range keys {
 		if err := f.waitForRoomLocked(ctx, key); err != nil {
 			return err
@@ -587,13 +631,31 @@ func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 	return nil
 }
 
-// drainedLocked resets the empty line. Go maps and slices never shrink:
-// what a burst (the initial list) grew is released. A small index keeps the
-// processed keys it holds, counted in stale, until it is rebuilt: clearing
-// it would touch its whole table whenever a quiet line drains.
+// drainedLocked resets the empty line. Go maps and slices never shrink, so
+// a ring or index grown past releaseAbove is released, except while bursts
+// of events go on: after a line of single events outgrew releaseAbove, they
+// are kept until keepFactor times as many keys as that line held at its
+// longest have passed through smaller lines, and the next burst finds them
+// grown. A line with a Replace or a Resync in it (the initial list, a relist,
+// a resync) releases them at once: a quiet informer keeps none of what its
+// initial list grew. A small index keeps the processed keys it holds, counted
+// in stale, until it is rebuilt: clearing it would touch its whole table
+// whenever a quiet line drains.
 func (f *DeltaFIFO[T]) drainedLocked() {
 	if !f.ownsDeltas {
 		f.slab = nil
+	}
+	switch {
+	case f.bulkLine:
+		f.keepKeys = 0
+	case f.linePeak > releaseAbove:
+		f.keepKeys = keepFactor * f.linePeak
+	default:
+		f.keepKeys -= int(f.next - f.lineStart)
+	}
+	f.linePeak, f.lineStart, f.bulkLine = 0, f.next, false
+	if f.keepKeys > 0 {
+		return
 	}
 	if len(f.entries) > releaseAbove {
 		f.entries = nil
@@ -606,11 +668,11 @@ func (f *DeltaFIFO[T]) drainedLocked() {
 // reindexLocked rebuilds the index from the in-flight and queued keys,
 // dropping the processed ones left in it. The index is cleared and refilled,
 // keeping its table (and indexPeak, the size that table was grown to), unless
-// the table is large and the line has shrunk to a sixteenth of it: then it is
-// made again for the keys it keeps.
+// the table is large, the line has shrunk to a sixteenth of it and no burst
+// is going on (drainedLocked): then it is made again for the keys it keeps.
 func (f *DeltaFIFO[T]) reindexLocked() {
 	from := f.processedTo.Load()
-	if live := int(f.next - from); len(f.index) > 4*releaseAbove && 16*live < len(f.index) {
+	if live := int(f.next - from); f.keepKeys <= 0 && len(f.index) > 4*releaseAbove && 16*live < len(f.index) {
 		f.index, f.indexPeak = make(map[ObjectName]uint64, live), 0
 	} else {
 		clear(f.index)

@@ -251,10 +251,11 @@ func storedPods(pods map[string]*corev1.Pod) []string {
 }
 
 // Once the consumer takes keys in batches, the queue owns the deltas it hands
-// out: a processed key's cells are cleared (a slab keeps no popped object
-// alive), a failed key's deltas go back in line intact, and the lists of
-// newly queued keys are cut from slabs of up to ownedDeltaSlab cells.
-func TestDeltaFIFO_BatchedDeltasAreClearedAndCutFromLargeSlabs(t *testing.T) {
+// out: a processed key's cells are cleared (no popped object is kept alive),
+// a failed key's deltas go back in line intact, a key queued with one delta
+// keeps it in its entry's cell, and the pairs a second delta makes are cut
+// from slabs of up to ownedDeltaSlab cells.
+func TestDeltaFIFO_BatchedDeltasAreClearedAndKeptInTheirEntries(t *testing.T) {
 	f := NewDeltaFIFO(fifoOpts{})
 	fifoRun(t, f, []fifoOp{opAdd("a", "1"), opAdd("b", "1"), opAdd("c", "1")})
 	var kept []fifoDeltas // kept against pop's contract, to look at the cells
@@ -276,18 +277,32 @@ func TestDeltaFIFO_BatchedDeltasAreClearedAndCutFromLargeSlabs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	for seq := f.first; seq < f.next; seq++ {
+		if e := f.entryAt(seq); !e.inline() {
+			t.Fatalf("%s was queued with its delta outside its entry", e.key.Name)
+		}
+	}
+	for i := range keys {
+		if err := f.Update(fifoCtx(t), fifoPod("p"+strconv.Itoa(i), "2")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	slabs := 0
 	var prev *Delta[*corev1.Pod]
 	for seq := f.first; seq < f.next; seq++ {
-		cur := &f.entryAt(seq).deltas[0]
-		if prev == nil || uintptr(unsafe.Pointer(cur)) != uintptr(unsafe.Pointer(prev))+unsafe.Sizeof(*cur) {
+		e := f.entryAt(seq)
+		if len(e.deltas) != 2 || e.cell[0].Object != nil {
+			t.Fatalf("%s: %d deltas, and its cell holds %v", e.key.Name, len(e.deltas), e.cell[0].Object)
+		}
+		cur := &e.deltas[0]
+		if prev == nil || uintptr(unsafe.Pointer(cur)) != uintptr(unsafe.Pointer(prev))+2*unsafe.Sizeof(*cur) {
 			slabs++
 		}
 		prev = cur
 	}
-	// Slabs of as many cells as keys are queued, doubling up to 1024:
-	// 2, 4, ..., 1024, then the rest.
-	if slabs > 14 {
-		t.Errorf("%d keys queued in %d slabs, want at most 14", keys, slabs)
+	// Slabs of ownedDeltaSlab cells (as many keys are queued): 2*keys cells
+	// in six of them, after what was left of the slab cut before.
+	if want := 1 + (2*keys+ownedDeltaSlab-1)/ownedDeltaSlab; slabs > want {
+		t.Errorf("%d pairs cut from %d slabs, want %d", keys, slabs, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -14,8 +15,10 @@ import (
 // A line of thousands of keys, popped and refilled at random: the ring grows
 // and wraps, Pop leaves popped keys in the index and the index is rebuilt,
 // and through all of it keys come out in the order they were first queued,
-// each with all its deltas. Once drained, the queue has released the storage
-// the long line grew.
+// each with all its deltas. Once drained, the queue keeps the storage the
+// long line grew for a while (another burst may come), and releases it once
+// keepFactor times as many keys as the line held have passed through smaller
+// lines.
 func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
 	const names = 5000
 	f := NewDeltaFIFO(fifoOpts{})
@@ -96,6 +99,36 @@ func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
 	check()
 	if !sawStale || !sawRebuild {
 		t.Errorf("the line never took the lazy path (popped keys left in the index %v, index rebuilt %v)", sawStale, sawRebuild)
+	}
+	// The line of single events outgrew releaseAbove: its ring and index are
+	// kept for the next burst until keepFactor times as many keys as it held
+	// at its longest have passed through smaller lines.
+	keep := f.keepKeys
+	if len(f.entries) <= releaseAbove || f.indexPeak <= releaseAbove || keep < keepFactor*releaseAbove {
+		t.Fatalf("drained queue keeps a ring of %d entries and an index grown to %d keys, for %d more keys; want them kept", len(f.entries), f.indexPeak, keep)
+	}
+	const small = releaseAbove / 2
+	passed := 0
+	for f.entries != nil {
+		if passed > keep {
+			t.Fatalf("the ring is still kept after %d keys passed through small lines, want it released after %d", passed, keep)
+		}
+		line, queued = nil, map[string]int{}
+		for i := range small {
+			name := "small" + strconv.Itoa(i)
+			if err := f.Add(fifoCtx(t), fifoPod(name, "1")); err != nil {
+				t.Fatal(err)
+			}
+			line, queued[name] = append(line, name), 1
+		}
+		for len(line) > 0 {
+			pop()
+		}
+		passed += small
+		check()
+	}
+	if passed < keep {
+		t.Errorf("the ring was released after %d keys passed through small lines, want %d", passed, keep)
 	}
 	// What is left of the index is processed keys, no more than a small
 	// queue keeps.
@@ -223,5 +256,135 @@ func TestDeltaFIFO_DrainingLineKeepsItsIndexSmall(t *testing.T) {
 	}
 	if most < defaultStaleFloor/2 {
 		t.Errorf("the index held at most %d keys: processed keys are deleted, not left for a rebuild", most)
+	}
+}
+
+// A line that a Replace or a Resync filled (an initial list, a relist, a
+// resync) releases the ring and index it grew as soon as it drains, even
+// right after a burst of single events that would have kept them: a quiet
+// informer keeps none of what its initial list needed.
+func TestDeltaFIFO_ListedLineReleasesStorageAtOnce(t *testing.T) {
+	const keys = 3 * releaseAbove
+	store := fifoStore()
+	f := NewDeltaFIFO(fifoOpts{KnownObjects: store})
+	drain := func() {
+		t.Helper()
+		for f.Len() > 0 || len(f.batch) > 0 {
+			fifoBatchPop(t, f, popBatch, func(key ObjectName, deltas fifoDeltas, _ bool) error {
+				fifoApply(store, key, deltas)
+				return nil
+			})
+		}
+	}
+	released := func(what string) {
+		t.Helper()
+		if f.entries != nil || f.indexPeak > releaseAbove || f.keepKeys > 0 {
+			t.Errorf("after %s: a ring of %d entries and an index grown to %d keys kept for %d more keys, want both released", what, len(f.entries), f.indexPeak, f.keepKeys)
+		}
+	}
+	list := make([]*corev1.Pod, keys)
+	for i := range list {
+		list[i] = fifoPod("p"+strconv.Itoa(i), "1")
+	}
+	if err := f.Replace(fifoCtx(t), list); err != nil {
+		t.Fatal(err)
+	}
+	drain()
+	released("the initial list")
+
+	for round, refill := range []func() error{
+		func() error { return f.Resync(fifoCtx(t)) },
+		func() error { return f.Replace(fifoCtx(t), slices.Clone(list)) },
+	} {
+		for i := range keys {
+			if err := f.Update(fifoCtx(t), fifoPod("p"+strconv.Itoa(i), strconv.Itoa(2+round))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		drain()
+		if f.keepKeys != keepFactor*keys || f.entries == nil {
+			t.Fatalf("round %d: a burst of %d updates left a ring of %d entries, kept for %d more keys; want it kept for %d", round, keys, len(f.entries), f.keepKeys, keepFactor*keys)
+		}
+		if err := refill(); err != nil {
+			t.Fatal(err)
+		}
+		drain()
+		released([]string{"a resync", "a relist"}[round])
+	}
+}
+
+// Keys queued with one delta keep it in their entry while the queue owns its
+// deltas. When the ring grows while the consumer holds a batch, the entries
+// move: the batch still reads its deltas, the moved entries read theirs from
+// their new cells, and deltas appended meanwhile reach the right keys.
+func TestDeltaFIFO_RingGrowsUnderABatchOfCells(t *testing.T) {
+	f := NewDeltaFIFO(fifoOpts{})
+	ctx := fifoCtx(t)
+	update := func(name, rv string) {
+		t.Helper()
+		if err := f.Update(ctx, fifoPod(name, rv)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	update("first", "1")
+	fifoBatchDrain(t, f, popBatch) // from here on the queue owns its deltas
+	const head = 12
+	for i := range head {
+		update("h"+strconv.Itoa(i), "1")
+	}
+	var got []string
+	grown := false
+	for f.Len() > 0 || len(f.batch) > 0 {
+		fifoBatchPop(t, f, popBatch, func(key ObjectName, deltas fifoDeltas, _ bool) error {
+			if !grown {
+				// The whole head is in the batch: queue enough keys to
+				// grow the ring several times, and a second and third
+				// delta for some.
+				grown = true
+				before := len(f.entries)
+				for i := range 200 {
+					update("t"+strconv.Itoa(i), "1")
+				}
+				for i := 0; i < 200; i += 3 {
+					update("t"+strconv.Itoa(i), "2")
+					if i%2 == 0 {
+						update("t"+strconv.Itoa(i), "3")
+					}
+				}
+				update("h0", "2") // in flight: queued again at the end
+				if len(f.entries) <= 2*before {
+					t.Fatalf("the ring grew from %d to %d entries only", before, len(f.entries))
+				}
+				for seq := f.first; seq < f.next; seq++ {
+					if e := f.entryAt(seq); len(e.deltas) == 1 && !e.inline() {
+						t.Fatalf("%s: its one delta is not in its own cell after the ring grew", e.key.Name)
+					}
+				}
+				if err := checkFIFOIndex(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got = append(got, fifoLine(key, deltas))
+			return nil
+		})
+	}
+	var want []string
+	for i := range head {
+		want = append(want, fifoLine(fifoKey("h"+strconv.Itoa(i)), fifoDeltas{{Type: Updated, Object: fifoPod("h"+strconv.Itoa(i), "1")}}))
+	}
+	for i := range 200 {
+		name := "t" + strconv.Itoa(i)
+		ds := fifoDeltas{{Type: Updated, Object: fifoPod(name, "1")}}
+		if i%3 == 0 {
+			ds = append(ds, Delta[*corev1.Pod]{Type: Updated, Object: fifoPod(name, "2")})
+			if i%2 == 0 {
+				ds = append(ds, Delta[*corev1.Pod]{Type: Updated, Object: fifoPod(name, "3")})
+			}
+		}
+		want = append(want, fifoLine(fifoKey(name), ds))
+	}
+	want = append(want, fifoLine(fifoKey("h0"), fifoDeltas{{Type: Updated, Object: fifoPod("h0", "2")}}))
+	if !slices.Equal(got, want) {
+		t.Errorf("popped\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

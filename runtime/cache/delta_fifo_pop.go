@@ -5,10 +5,14 @@ import (
 	"slices"
 )
 
-// takenEntry is an entry Pop has taken off the line, and its number.
+// takenEntry is an entry Pop has taken off the line, and its number. Its
+// deltas may be the entry's own cell in the ring, which stays the key's
+// until its processing ends.
 type takenEntry[T Object] struct {
-	fifoEntry[T]
-	seq uint64
+	key     ObjectName
+	deltas  Deltas[T]
+	initial bool
+	seq     uint64
 }
 
 // popBatch is the most keys the informer's consumer takes off the line at
@@ -94,7 +98,7 @@ func (f *DeltaFIFO[T]) take(ctx context.Context, most int) error {
 	f.batch = f.batchBuf[:0]
 	for range n {
 		e := f.entryAt(f.first)
-		f.batch = append(f.batch, takenEntry[T]{fifoEntry: *e, seq: f.first})
+		f.batch = append(f.batch, takenEntry[T]{key: e.key, deltas: e.deltas, initial: e.initial, seq: f.first})
 		f.first++
 	}
 	signal(&f.notFull)
