@@ -167,7 +167,9 @@ func clientGoIndexers(names ...string) clientcache.Indexers {
 	return indexers
 }
 
-// fixture is the data every benchmark shares, built once per process.
+// fixture is the data every benchmark shares, built once per process
+// (getFixture). BenchmarkLookupScale builds fixtures of other sizes
+// (newFixture), which have no podsAny and no versions.
 type fixture struct {
 	pods    []pod
 	podsAny []any
@@ -213,19 +215,8 @@ func getFixture(b *testing.B) *fixture {
 }
 
 func buildFixture() *fixture {
-	cfg := testpods.Default
-	f := &fixture{pods: testpods.Generate(cfg)}
+	f := generateFixture(testpods.Default)
 	f.podsAny = toAny(f.pods)
-	for i := range cfg.Nodes {
-		f.nodes = append(f.nodes, testpods.NodeName(i))
-	}
-	for i := range cfg.Namespaces {
-		f.namespaces = append(f.namespaces, testpods.NamespaceName(i))
-		for k := range testpods.SharedPerNamespace {
-			f.sharedApps = append(f.sharedApps, testpods.SharedApp(i, k))
-			f.sharedNS = append(f.sharedNS, testpods.NamespaceName(i))
-		}
-	}
 	nodeNum := map[string]int{}
 	for i, node := range f.nodes {
 		nodeNum[node] = i
@@ -243,6 +234,40 @@ func buildFixture() *fixture {
 		}
 		f.versionsAny[v] = toAny(f.versions[v])
 	}
+	f.fillStores()
+	f.check()
+	return f
+}
+
+// newFixture returns a fixture of the pods of cfg, its stores filled and
+// checked, without podsAny and versions.
+func newFixture(cfg testpods.Config) *fixture {
+	f := generateFixture(cfg)
+	f.fillStores()
+	f.check()
+	return f
+}
+
+// generateFixture returns a fixture holding the pods of cfg and the names of
+// its nodes, namespaces and shared apps, its stores not built yet.
+func generateFixture(cfg testpods.Config) *fixture {
+	f := &fixture{pods: testpods.Generate(cfg)}
+	for i := range cfg.Nodes {
+		f.nodes = append(f.nodes, testpods.NodeName(i))
+	}
+	for i := range cfg.Namespaces {
+		f.namespaces = append(f.namespaces, testpods.NamespaceName(i))
+		for k := range testpods.SharedPerNamespace {
+			f.sharedApps = append(f.sharedApps, testpods.SharedApp(i, k))
+			f.sharedNS = append(f.sharedNS, testpods.NamespaceName(i))
+		}
+	}
+	return f
+}
+
+// fillStores builds the fixture's read-only stores, both filled with its
+// pods in their order.
+func (f *fixture) fillStores() {
 	f.ours = newOurs()
 	f.clientgo = newClientGo()
 	for _, p := range f.pods {
@@ -251,8 +276,6 @@ func buildFixture() *fixture {
 			panic(err)
 		}
 	}
-	f.check()
-	return f
 }
 
 func toAny(pods []pod) []any {
@@ -264,7 +287,8 @@ func toAny(pods []pod) []any {
 }
 
 // check verifies the layout the benchmarks rely on, and that both stores
-// answer the benchmarked queries alike.
+// answer the benchmarked queries alike, at every size BenchmarkLookupScale
+// lays out (scaleConfig) as at the shared fixture's.
 func (f *fixture) check() {
 	same := func(what string, ours []pod, theirs []any, want int) {
 		a := names(ours)
@@ -278,17 +302,38 @@ func (f *fixture) check() {
 			panic(fmt.Sprintf("%s: ours %d objects, client-go %d, want %d", what, len(a), len(b), want))
 		}
 	}
-	node, ns, app := f.nodes[7], f.namespaces[42], testpods.GlobalApps[1]
+	node, ns, app := f.nodes[7], f.namespaces[42%len(f.namespaces)], testpods.GlobalApps[1]
+	// The node's pods, and those of them in ns, counted from the pods. When
+	// every namespace spreads its pods over all the nodes alike (its pods a
+	// multiple of the nodes: up to 100,000 pods), each node runs exactly
+	// len(pods)/len(nodes) pods, as many from every namespace (1 at 100,000
+	// pods, 10 at 10,000). With more nodes than a namespace has pods (5,000
+	// at 500,000 pods), a namespace's pods run on some of the nodes only, one
+	// on each, and a node's count is len(pods)/len(nodes) on average only.
+	onNode, onNodeInNS := 0, 0
+	for _, p := range f.pods {
+		if p.Spec.NodeName == node {
+			onNode++
+			if p.Namespace == ns {
+				onNodeInNS++
+			}
+		}
+	}
+	if perNS := len(f.pods) / len(f.namespaces); perNS%len(f.nodes) == 0 &&
+		(onNode != len(f.pods)/len(f.nodes) || onNodeInNS != perNS/len(f.nodes)) {
+		panic(fmt.Sprintf("node %s runs %d pods, %d of them in %s; want %d and %d",
+			node, onNode, onNodeInNS, ns, len(f.pods)/len(f.nodes), perNS/len(f.nodes)))
+	}
 	ours, _ := f.ours.ByIndex(nodeIndex, node)
 	theirs, _ := f.clientgo.ByIndex(nodeIndex, node)
-	same("ByIndex(node)", ours, theirs, 100)
+	same("ByIndex(node)", ours, theirs, onNode)
 	ours, _ = f.ours.ByIndexInNamespace(nodeIndex, ns, node)
-	same("ByIndexInNamespace(node)", ours, filterNS(theirs, ns), 1)
+	same("ByIndexInNamespace(node)", ours, filterNS(theirs, ns), onNodeInNS)
 	ours, _ = f.ours.ByIndexInNamespace(appIndex, ns, app)
 	theirs, _ = f.clientgo.ByIndex(appIndex, app)
-	same("ByIndexInNamespace(app)", ours, filterNS(theirs, ns), 10)
-	if len(theirs) != 1000 {
-		panic(fmt.Sprintf("global app %s has %d pods, want 1000", app, len(theirs)))
+	same("ByIndexInNamespace(app)", ours, filterNS(theirs, ns), testpods.GlobalReplicas)
+	if want := testpods.GlobalReplicas * len(f.namespaces); len(theirs) != want {
+		panic(fmt.Sprintf("global app %s has %d pods, want %d", app, len(theirs), want))
 	}
 	sel := labels.SelectorFromSet(labels.Set{"app": f.sharedApps[5]})
 	ours = f.ours.Select("", sel)
@@ -491,19 +536,27 @@ func measureMemory(b *testing.B, fill func([]pod) any) {
 	f := getFixture(b)
 	var retained, mallocs uint64
 	for b.Loop() {
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		s := fill(f.pods)
-		runtime.GC()
-		runtime.ReadMemStats(&after)
-		runtime.KeepAlive(s)
-		retained += after.HeapAlloc - before.HeapAlloc
-		mallocs += after.Mallocs - before.Mallocs
+		r, m := fillHeap(f.pods, fill)
+		retained += r
+		mallocs += m
 	}
 	objs := float64(b.N) * float64(len(f.pods))
 	b.ReportMetric(float64(retained)/objs, "B/obj")
 	b.ReportMetric(float64(mallocs)/objs, "allocs/obj")
+}
+
+// fillHeap fills a store with pods, which exist already, and returns the
+// growth of the live heap (after a full collection before and after the
+// fill) and the number of allocations the fill made.
+func fillHeap(pods []pod, fill func([]pod) any) (retained, mallocs uint64) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s := fill(pods)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(s)
+	return after.HeapAlloc - before.HeapAlloc, after.Mallocs - before.Mallocs
 }
 
 // lookups runs lookup once per iteration, the i-th time with i, and sinks
@@ -539,120 +592,144 @@ func presentAny(list []any) int {
 	return n
 }
 
+// byNodeVariants are the lookups of the 100 pods of a node, every node in
+// turn: ours as a slice (ByIndex) and visited (IndexedObjects), client-go's
+// ByIndex. Each returns the number of matches.
+var byNodeVariants = []lookupVariant{
+	{"ours", func(f *fixture) func(int) int {
+		return func(i int) int {
+			list, _ := f.ours.ByIndex(nodeIndex, f.nodes[i%len(f.nodes)])
+			return present(list)
+		}
+	}},
+	{"ours-visit", func(f *fixture) func(int) int {
+		return func(i int) int {
+			n := 0
+			for p := range f.ours.IndexedObjects(nodeIndex, "", f.nodes[i%len(f.nodes)]) {
+				if p != nil {
+					n++
+				}
+			}
+			return n
+		}
+	}},
+	{"clientgo", func(f *fixture) func(int) int {
+		return func(i int) int {
+			list, _ := f.clientgo.ByIndex(nodeIndex, f.nodes[i%len(f.nodes)])
+			return presentAny(list)
+		}
+	}},
+}
+
 // BenchmarkByIndex looks up the 100 pods of a node (all 1,000 nodes in turn).
 // Every form visits each match once without reading the object, so that the
-// numbers are the store's cost alone.
+// numbers are the store's cost alone (byNodeVariants).
 func BenchmarkByIndex(b *testing.B) {
-	b.Run("node", func(b *testing.B) {
-		b.Run("ours", func(b *testing.B) {
-			f := getFixture(b)
-			lookups(b, func(i int) int {
-				list, _ := f.ours.ByIndex(nodeIndex, f.nodes[i%len(f.nodes)])
-				return present(list)
-			})
-		})
-		b.Run("ours-visit", func(b *testing.B) {
-			f := getFixture(b)
-			lookups(b, func(i int) int {
-				n := 0
-				for p := range f.ours.IndexedObjects(nodeIndex, "", f.nodes[i%len(f.nodes)]) {
-					if p != nil {
-						n++
-					}
+	b.Run("node", func(b *testing.B) { runLookups(b, byNodeVariants, lookups) })
+}
+
+// An inNamespaceQuery is a namespace and an indexed value.
+type inNamespaceQuery struct{ ns, value string }
+
+// An inNamespaceCase is a lookup of the pods of one namespace indexed under
+// a value that has matches in every namespace.
+type inNamespaceCase struct {
+	name  string
+	index string
+	// has reports whether p is indexed under value.
+	has     func(p pod, value string) bool
+	queries func(f *fixture) []inNamespaceQuery
+}
+
+// inNamespaceCases are the lookups of BenchmarkByIndexInNamespace: a node
+// in one namespace, a global app in one namespace.
+var inNamespaceCases = []inNamespaceCase{
+	{"node", nodeIndex, func(p pod, v string) bool { return p.Spec.NodeName == v }, func(f *fixture) []inNamespaceQuery {
+		var qs []inNamespaceQuery
+		for i, node := range f.nodes {
+			qs = append(qs, inNamespaceQuery{f.namespaces[i%len(f.namespaces)], node})
+		}
+		return qs
+	}},
+	{"app", appIndex, func(p pod, v string) bool { return p.Labels["app"] == v }, func(f *fixture) []inNamespaceQuery {
+		var qs []inNamespaceQuery
+		for i, ns := range f.namespaces {
+			qs = append(qs, inNamespaceQuery{ns, testpods.GlobalApps[i%len(testpods.GlobalApps)]})
+		}
+		return qs
+	}},
+}
+
+// variants returns the forms of the lookup, each over every query in turn:
+// ours as a slice and visited, client-go's two patterns. Every form returns
+// (or visits) the typed matches.
+func (c inNamespaceCase) variants() []lookupVariant {
+	// form makes a variant of lookup over every query in turn.
+	form := func(name string, lookup func(f *fixture, q inNamespaceQuery) int) lookupVariant {
+		return lookupVariant{name, func(f *fixture) func(int) int {
+			qs := c.queries(f)
+			return func(i int) int { return lookup(f, qs[i%len(qs)]) }
+		}}
+	}
+	return []lookupVariant{
+		form("ours", func(f *fixture, q inNamespaceQuery) int {
+			list, _ := f.ours.ByIndexInNamespace(c.index, q.ns, q.value)
+			return present(list)
+		}),
+		form("ours-visit", func(f *fixture, q inNamespaceQuery) int {
+			n := 0
+			for p := range f.ours.IndexedObjects(c.index, q.ns, q.value) {
+				if p != nil {
+					n++
 				}
-				return n
-			})
-		})
-		b.Run("clientgo", func(b *testing.B) {
-			f := getFixture(b)
-			lookups(b, func(i int) int {
-				list, _ := f.clientgo.ByIndex(nodeIndex, f.nodes[i%len(f.nodes)])
-				return presentAny(list)
-			})
-		})
-	})
+			}
+			return n
+		}),
+		// client-go's forms filter inline, as its users do, into the
+		// typed slice they need.
+		form("clientgo-byvalue", func(f *fixture, q inNamespaceQuery) int {
+			list, _ := f.clientgo.ByIndex(c.index, q.value)
+			var out []pod
+			for _, o := range list {
+				if p := o.(pod); p.Namespace == q.ns {
+					out = append(out, p)
+				}
+			}
+			return present(out)
+		}),
+		form("clientgo-bynamespace", func(f *fixture, q inNamespaceQuery) int {
+			list, _ := f.clientgo.ByIndex(nsIndex, q.ns)
+			var out []pod
+			for _, o := range list {
+				if p := o.(pod); c.has(p, q.value) {
+					out = append(out, p)
+				}
+			}
+			return present(out)
+		}),
+	}
 }
 
 // BenchmarkByIndexInNamespace looks up the pods of one namespace indexed under
 // a value that has matches in every namespace, the namespace holding 1% of
 // them: a node (100 pods, 1 in the namespace) and a global app (1,000 pods,
-// 10 in the namespace). Every form returns (or visits) the typed matches.
+// 10 in the namespace): inNamespaceCases. Every form returns (or visits) the
+// typed matches.
 //
 // client-go has no namespace-scoped index lookup; its two patterns are
 // measured: clientgo-byvalue (ByIndex on the value, then keep the
 // namespace's pods) and clientgo-bynamespace (ByIndex on the namespace index,
 // then keep the pods with the value).
 func BenchmarkByIndexInNamespace(b *testing.B) {
-	type query struct{ ns, value string }
-	cases := []struct {
-		name  string
-		index string
-		// has reports whether p is indexed under value.
-		has     func(p pod, value string) bool
-		queries func(f *fixture) []query
-	}{
-		{"node", nodeIndex, func(p pod, v string) bool { return p.Spec.NodeName == v }, func(f *fixture) []query {
-			var qs []query
-			for i, node := range f.nodes {
-				qs = append(qs, query{f.namespaces[i%len(f.namespaces)], node})
-			}
-			return qs
-		}},
-		{"app", appIndex, func(p pod, v string) bool { return p.Labels["app"] == v }, func(f *fixture) []query {
-			var qs []query
-			for i, ns := range f.namespaces {
-				qs = append(qs, query{ns, testpods.GlobalApps[i%len(testpods.GlobalApps)]})
-			}
-			return qs
-		}},
+	for _, c := range inNamespaceCases {
+		b.Run(c.name, func(b *testing.B) { runLookups(b, c.variants(), lookups) })
 	}
-	for _, c := range cases {
-		b.Run(c.name, func(b *testing.B) {
-			// run benchmarks one form of the lookup over every query in turn.
-			run := func(name string, lookup func(f *fixture, q query) int) {
-				b.Run(name, func(b *testing.B) {
-					f := getFixture(b)
-					qs := c.queries(f)
-					lookups(b, func(i int) int { return lookup(f, qs[i%len(qs)]) })
-				})
-			}
-			run("ours", func(f *fixture, q query) int {
-				list, _ := f.ours.ByIndexInNamespace(c.index, q.ns, q.value)
-				return present(list)
-			})
-			run("ours-visit", func(f *fixture, q query) int {
-				n := 0
-				for p := range f.ours.IndexedObjects(c.index, q.ns, q.value) {
-					if p != nil {
-						n++
-					}
-				}
-				return n
-			})
-			// client-go's forms filter inline, as its users do, into the
-			// typed slice they need.
-			run("clientgo-byvalue", func(f *fixture, q query) int {
-				list, _ := f.clientgo.ByIndex(c.index, q.value)
-				var out []pod
-				for _, o := range list {
-					if p := o.(pod); p.Namespace == q.ns {
-						out = append(out, p)
-					}
-				}
-				return present(out)
-			})
-			run("clientgo-bynamespace", func(f *fixture, q query) int {
-				list, _ := f.clientgo.ByIndex(nsIndex, q.ns)
-				var out []pod
-				for _, o := range list {
-					if p := o.(pod); c.has(p, q.value) {
-						out = append(out, p)
-					}
-				}
-				return present(out)
-			})
-		})
-	}
+}
+
+// oursLister returns the lister generated code builds over the fixture's
+// store: over the informer's GetIndexer(), a client-go view of the store.
+func oursLister(f *fixture) cache.Lister[pod] {
+	return cache.NewLister[pod](f.ours.AsIndexer(), corev1.Resource("pods"))
 }
 
 // BenchmarkList lists with the label selector app=X, X one of the 100 shared
@@ -680,17 +757,12 @@ func BenchmarkList(b *testing.B) {
 			})
 		})
 	}
-	// The lister generated code builds: over the informer's GetIndexer(), a
-	// client-go view of the store.
-	ours := func(f *fixture) cache.Lister[pod] {
-		return cache.NewLister[pod](f.ours.AsIndexer(), corev1.Resource("pods"))
-	}
 	b.Run("selector", func(b *testing.B) {
 		run(b, "ours-select", func(f *fixture) listFunc {
 			return func(sel labels.Selector, _ string) int { return len(f.ours.Select("", sel)) }
 		})
 		run(b, "ours", func(f *fixture) listFunc {
-			lister := ours(f)
+			lister := oursLister(f)
 			return func(sel labels.Selector, _ string) int {
 				list, _ := lister.List(sel)
 				return len(list)
@@ -706,7 +778,7 @@ func BenchmarkList(b *testing.B) {
 	})
 	b.Run("selector-in-namespace", func(b *testing.B) {
 		run(b, "ours", func(f *fixture) listFunc {
-			lister := ours(f)
+			lister := oursLister(f)
 			return func(sel labels.Selector, ns string) int {
 				list, _ := lister.Namespace(ns).List(sel)
 				return len(list)

@@ -15,7 +15,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	corev1 "k8s.io/api/core/v1"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	clientcache "k8s.io/client-go/tools/cache"
 
@@ -57,7 +56,7 @@ func objectNames(pods []pod) []cache.ObjectName {
 // A lookupVariant builds, outside the timed loop, a function that looks up
 // the i-th key of its own list (modulo its length) and returns a number read
 // from the object found, so that the object is reached, as a caller's next
-// step would.
+// step would (index lookups and lists return the number of matches).
 type lookupVariant struct {
 	name  string
 	build func(f *fixture) func(i int) int
@@ -115,7 +114,7 @@ var getByKeyVariants = []lookupVariant{
 var listerGetVariants = []lookupVariant{
 	{"ours", func(f *fixture) func(int) int {
 		qs := objectNames(shuffledPods(f))
-		lister := cache.NewLister[pod](f.ours.AsIndexer(), corev1.Resource("pods"))
+		lister := oursLister(f)
 		return func(i int) int {
 			q := qs[i%len(qs)]
 			p, _ := lister.Namespace(q.Namespace).Get(q.Name)
@@ -133,10 +132,17 @@ var listerGetVariants = []lookupVariant{
 	}},
 }
 
-// runLookups runs each variant as a sub-benchmark, its lookups made by run.
+// runLookups runs each variant as a sub-benchmark on the shared fixture, its
+// lookups made by run.
 func runLookups(b *testing.B, variants []lookupVariant, run func(*testing.B, func(int) int)) {
+	runLookupsOn(b, getFixture, variants, run)
+}
+
+// runLookupsOn runs each variant as a sub-benchmark on the fixture that
+// fixtureOf returns, its lookups made by run.
+func runLookupsOn(b *testing.B, fixtureOf func(*testing.B) *fixture, variants []lookupVariant, run func(*testing.B, func(int) int)) {
 	for _, v := range variants {
-		b.Run(v.name, func(b *testing.B) { run(b, v.build(getFixture(b))) })
+		b.Run(v.name, func(b *testing.B) { run(b, v.build(fixtureOf(b))) })
 	}
 }
 
