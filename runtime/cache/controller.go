@@ -43,6 +43,7 @@ type controller[T Object] struct {
 // newController returns a controller that fills fifo from lw and hands every
 // popped key to process. Run starts it.
 func newController[T Object](lw *ListWatch[T], fifo *DeltaFIFO[T], process popProcessFunc[T], opts controllerOptions) *controller[T] {
+	fifo.ownDeltas() // the queue's one consumer is Pop below, taking batches
 	queue := &fifoQueue[T]{fifo: fifo, process: process, name: opts.Name, reserve: opts.Reserve}
 	loop := cache.New(&cache.Config{
 		Queue:                        queue,

@@ -125,8 +125,10 @@ type DeltaFIFO[T Object] struct {
 	// yet, and batchBuf its backing array. Only Pop touches them, under popMu.
 	batch    []takenEntry[T]
 	batchBuf []takenEntry[T]
-	// ownsDeltas is set once the consumer has taken keys in batches: it keeps
-	// no deltas after processing them, so the queue clears them (cutLocked).
+	// ownsDeltas is set once the consumer has taken keys in batches, or
+	// declared that it will (ownDeltas): it keeps no deltas after processing
+	// them, so the queue clears them (settleLocked) and keeps a key's one
+	// delta in its entry (appendLocked).
 	ownsDeltas bool
 
 	// slab is what is left of the last block cutLocked cuts lists from, and

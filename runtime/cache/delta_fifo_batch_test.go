@@ -306,3 +306,45 @@ func TestDeltaFIFO_BatchedDeltasAreClearedAndKeptInTheirEntries(t *testing.T) {
 		t.Errorf("%d pairs cut from %d slabs, want %d", keys, slabs, want)
 	}
 }
+
+// A queue whose consumer declared that it takes batches (ownDeltas, as the
+// informer's controller does before it runs) keeps the one delta of each key
+// of its first list in the key's entry, with no slab cut, and clears it once
+// processed.
+func TestDeltaFIFO_DeclaredBatchConsumerOwnsTheFirstList(t *testing.T) {
+	f := NewDeltaFIFO(fifoOpts{})
+	f.ownDeltas()
+	list := make([]*corev1.Pod, 100)
+	for i := range list {
+		list[i] = fifoPod("p"+strconv.Itoa(i), "1")
+	}
+	if err := f.Replace(fifoCtx(t), list); err != nil {
+		t.Fatal(err)
+	}
+	for seq := f.first; seq < f.next; seq++ {
+		if e := f.entryAt(seq); !e.inline() {
+			t.Fatalf("%s was queued with its delta outside its entry", e.key.Name)
+		}
+	}
+	if f.slab != nil {
+		t.Errorf("a slab of %d cells was cut for the first list", cap(f.slab))
+	}
+	var kept []fifoDeltas // kept against pop's contract, to look at the cells
+	for f.Len() > 0 || len(f.batch) > 0 {
+		fifoBatchPop(t, f, popBatch, func(key ObjectName, deltas fifoDeltas, initial bool) error {
+			if !initial || len(deltas) != 1 || deltas[0].Type != Replaced || deltas[0].Object.Name != key.Name {
+				t.Fatalf("%s: %v, initial %v", key.Name, deltas, initial)
+			}
+			kept = append(kept, deltas)
+			return nil
+		})
+	}
+	if !f.HasSynced() {
+		t.Error("not synced after the first list was processed")
+	}
+	for i, ds := range kept {
+		if ds[0].Object != nil {
+			t.Errorf("list %d still holds %s after its key was processed", i, ds[0].Object.Name)
+		}
+	}
+}

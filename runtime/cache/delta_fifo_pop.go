@@ -105,6 +105,18 @@ func (f *DeltaFIFO[T]) take(ctx context.Context, most int) error {
 	return nil
 }
 
+// ownDeltas records that the queue's one consumer takes keys in batches
+// (pop with most > 1) and keeps no deltas once it has processed them, before
+// it takes any: the queue then owns its deltas from the first key queued on,
+// the keys of a first list included, and keeps a key's one delta in its entry
+// (appendLocked). Without it, the queue owns its deltas from the first batch
+// taken on.
+func (f *DeltaFIFO[T]) ownDeltas() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ownsDeltas = true
+}
+
 // finish records, under the lock, the end of t's processing: with err, t's
 // deltas go back in line ahead of any that arrived meanwhile, keeping its
 // initial mark; without, t counts as processed for HasSynced.

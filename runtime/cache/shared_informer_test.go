@@ -581,6 +581,14 @@ func TestInformerDeliversAddUpdateDeleteFromFakeClientset(t *testing.T) {
 	runInformer(t, context.Background(), inf)
 	eventually(t, "the handler has synced", reg.HasSynced)
 	receive(t, watching, "the watch")
+	// Its consumer takes batches and keeps no deltas: the queue owns them
+	// from the first list on, which it queued with no slab of cells.
+	inf.fifo.mu.Lock()
+	owns, slab := inf.fifo.ownsDeltas, inf.fifo.slab
+	inf.fifo.mu.Unlock()
+	if !owns || slab != nil {
+		t.Errorf("the informer's queue owns its deltas: %v; it cut a slab of %d cells", owns, cap(slab))
+	}
 
 	// Across keys, the order of calls follows the order in which keys were
 	// first queued (#deltafifo-accumulates): each change here is for a key
