@@ -87,8 +87,12 @@ type DeltaFIFO[T Object] struct {
 	// than delete them (a probe of a map the reflector writes to from another
 	// CPU), and counts them in stale; the map is rebuilt from the line once
 	// they outnumber twice the queued keys plus staleFloor. indexPeak is
-	// the largest len(index) since index was made.
+	// the largest len(index) since index was made. burstIndex and quietIndex
+	// are the other, empty table of the two the index switches between
+	// (delta_fifo_index.go), or nil.
 	index      map[ObjectName]uint64
+	burstIndex map[ObjectName]uint64
+	quietIndex map[ObjectName]uint64
 	indexPeak  int
 	stale      int
 	staleFloor int        // defaultStaleFloor; tests lower it
@@ -370,6 +374,9 @@ func (f *DeltaFIFO[T]) queueLocked(key ObjectName, deltas Deltas[T]) *fifoEntry[
 	if f.next-f.taken == uint64(len(f.entries)) {
 		f.growLocked()
 	}
+	if f.burstIndex != nil && len(f.index) >= releaseAbove {
+		f.promoteLocked()
+	}
 	seq := f.next
 	f.next++
 	e := f.entryAt(seq)
@@ -397,16 +404,10 @@ func (f *DeltaFIFO[T]) growLocked() {
 	}
 }
 
-// releaseAbove is the size above which the queue's slice and map are
-// released, rather than kept for reuse, once they are empty.
+// releaseAbove is the size above which the queue's ring and index tables are
+// released, rather than kept for reuse, once they are empty
+// (drainedLocked).
 const releaseAbove = 1024
-
-// keepFactor is how many times as many keys as a line of single events
-// grew the ring and index for (past releaseAbove) must pass through smaller
-// lines before they are released: a burst of watch events that outran the
-// consumer tends to come again, and growing them again costs, amortised over
-// those keys, at most about a keepFactor-th of queueing them.
-const keepFactor = 8
 
 // defaultStaleFloor is the number of processed keys the queue's index may
 // hold beyond twice the queued ones before it is rebuilt.
@@ -543,7 +544,7 @@ func (f *DeltaFIFO[T]) replace(ctx context.Context, list []T, onePerKey bool) er
 		inList = make(map[ObjectName]struct{}, len(list))
 	}
 	if len(f.index) == 0 && len(list) > releaseAbove {
-		f.index = make(map[ObjectName]uint64, len(list))
+		f.index, f.burstIndex = make(map[ObjectName]uint64, len(list)), nil
 	}
 	for _, obj := range list {
 		key := KeyOf(obj)
@@ -631,58 +632,6 @@ func (f *DeltaFIFO[T]) Resync(ctx context.Context) error {
 		}
 	}
 	return nil
-}
-
-// drainedLocked resets the empty line. Go maps and slices never shrink, so
-// a ring or index grown past releaseAbove is released, except while bursts
-// of events go on: after a line of single events outgrew releaseAbove, they
-// are kept until keepFactor times as many keys as that line held at its
-// longest have passed through smaller lines, and the next burst finds them
-// grown. A line with a Replace or a Resync in it (the initial list, a relist,
-// a resync) releases them at once: a quiet informer keeps none of what its
-// initial list grew. A small index keeps the processed keys it holds, counted
-// in stale, until it is rebuilt: clearing it would touch its whole table
-// whenever a quiet line drains.
-func (f *DeltaFIFO[T]) drainedLocked() {
-	if !f.ownsDeltas {
-		f.slab = nil
-	}
-	switch {
-	case f.bulkLine:
-		f.keepKeys = 0
-	case f.linePeak > releaseAbove:
-		f.keepKeys = keepFactor * f.linePeak
-	default:
-		f.keepKeys -= int(f.next - f.lineStart)
-	}
-	f.linePeak, f.lineStart, f.bulkLine = 0, f.next, false
-	if f.keepKeys > 0 {
-		return
-	}
-	if len(f.entries) > releaseAbove {
-		f.entries = nil
-	}
-	if f.indexPeak > releaseAbove {
-		f.index, f.indexPeak, f.stale = map[ObjectName]uint64{}, 0, 0
-	}
-}
-
-// reindexLocked rebuilds the index from the in-flight and queued keys,
-// dropping the processed ones left in it. The index is cleared and refilled,
-// keeping its table (and indexPeak, the size that table was grown to), unless
-// the table is large, the line has shrunk to a sixteenth of it and no burst
-// is going on (drainedLocked): then it is made again for the keys it keeps.
-func (f *DeltaFIFO[T]) reindexLocked() {
-	from := f.processedTo.Load()
-	if live := int(f.next - from); f.keepKeys <= 0 && len(f.index) > 4*releaseAbove && 16*live < len(f.index) {
-		f.index, f.indexPeak = make(map[ObjectName]uint64, live), 0
-	} else {
-		clear(f.index)
-	}
-	for seq := from; seq < f.next; seq++ {
-		f.index[f.entryAt(seq).key] = seq
-	}
-	f.indexPeak, f.stale = max(f.indexPeak, len(f.index)), 0
 }
 
 // processedLocked records that a key's deltas have been processed, for

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,8 +105,8 @@ func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
 	// kept for the next burst until keepFactor times as many keys as it held
 	// at its longest have passed through smaller lines.
 	keep := f.keepKeys
-	if len(f.entries) <= releaseAbove || f.indexPeak <= releaseAbove || keep < keepFactor*releaseAbove {
-		t.Fatalf("drained queue keeps a ring of %d entries and an index grown to %d keys, for %d more keys; want them kept", len(f.entries), f.indexPeak, keep)
+	if len(f.entries) <= releaseAbove || f.burstIndex == nil || f.indexPeak > releaseAbove || keep < keepFactor*releaseAbove {
+		t.Fatalf("drained queue keeps a ring of %d entries and a burst table %v, for %d more keys, and its index was grown to %d keys; want the ring and burst table kept and a small index", len(f.entries), f.burstIndex != nil, keep, f.indexPeak)
 	}
 	const small = releaseAbove / 2
 	passed := 0
@@ -132,7 +133,7 @@ func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
 	}
 	// What is left of the index is processed keys, no more than a small
 	// queue keeps.
-	if f.entries != nil || len(f.index) > f.stale || f.stale > f.staleFloor || f.indexPeak > releaseAbove {
+	if f.entries != nil || f.burstIndex != nil || f.quietIndex != nil || len(f.index) > f.stale || f.stale > f.staleFloor || f.indexPeak > releaseAbove {
 		t.Errorf("drained queue keeps a ring of %d entries and an index of %d keys (peak %d; %d counted as processed, at most %d kept)", len(f.entries), len(f.index), f.indexPeak, f.stale, f.staleFloor)
 	}
 	// And it works on from empty.
@@ -278,7 +279,7 @@ func TestDeltaFIFO_ListedLineReleasesStorageAtOnce(t *testing.T) {
 	}
 	released := func(what string) {
 		t.Helper()
-		if f.entries != nil || f.indexPeak > releaseAbove || f.keepKeys > 0 {
+		if f.entries != nil || f.burstIndex != nil || f.quietIndex != nil || f.indexPeak > releaseAbove || f.keepKeys > 0 {
 			t.Errorf("after %s: a ring of %d entries and an index grown to %d keys kept for %d more keys, want both released", what, len(f.entries), f.indexPeak, f.keepKeys)
 		}
 	}
@@ -302,7 +303,7 @@ func TestDeltaFIFO_ListedLineReleasesStorageAtOnce(t *testing.T) {
 			}
 		}
 		drain()
-		if f.keepKeys != keepFactor*keys || f.entries == nil {
+		if f.keepKeys != keepFactor*keys || f.entries == nil || f.burstIndex == nil {
 			t.Fatalf("round %d: a burst of %d updates left a ring of %d entries, kept for %d more keys; want it kept for %d", round, keys, len(f.entries), f.keepKeys, keepFactor*keys)
 		}
 		if err := refill(); err != nil {
@@ -386,5 +387,76 @@ func TestDeltaFIFO_RingGrowsUnderABatchOfCells(t *testing.T) {
 	want = append(want, fifoLine(fifoKey("h0"), fifoDeltas{{Type: Updated, Object: fifoPod("h0", "2")}}))
 	if !slices.Equal(got, want) {
 		t.Errorf("popped\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A burst of single events longer than releaseAbove leaves its index table
+// kept, empty, for the next burst, while shorter lines use a small table.
+// The next burst moves to the kept table as it outgrows the small one, with
+// keys in flight, and hands it back when it drains: the two tables are
+// reused, and every key comes out in order with its deltas.
+func TestDeltaFIFO_BurstsReuseTheirIndexTable(t *testing.T) {
+	f := NewDeltaFIFO(fifoOpts{})
+	ctx := fifoCtx(t)
+	table := func(m map[ObjectName]uint64) uintptr { return uintptr(reflect.ValueOf(m).UnsafePointer()) }
+	queue := func(prefix string, n int, rv string) []string {
+		t.Helper()
+		var want []string
+		for i := range n {
+			p := fifoPod(prefix+strconv.Itoa(i), rv)
+			if err := f.Update(ctx, p); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, fifoLine(fifoKey(p.Name), fifoDeltas{{Type: Updated, Object: p}}))
+		}
+		return want
+	}
+	const burst = 3 * releaseAbove
+	want := queue("a", burst, "1")
+	if got := fifoBatchDrain(t, f, popBatch); !slices.Equal(got, want) {
+		t.Fatalf("first burst: popped %d keys, want %d in order", len(got), len(want))
+	}
+	if f.burstIndex == nil || f.quietIndex != nil || f.indexPeak > releaseAbove {
+		t.Fatalf("after a burst: burst table kept %v, index grown to %d keys; want the burst table kept and a small index", f.burstIndex != nil, f.indexPeak)
+	}
+	burstTable, keep := table(f.burstIndex), f.keepKeys
+
+	want = queue("s", 100, "1")
+	if got := fifoBatchDrain(t, f, popBatch); !slices.Equal(got, want) {
+		t.Fatalf("short line: popped %v, want %v", got, want)
+	}
+	if f.burstIndex == nil || table(f.burstIndex) != burstTable || f.keepKeys != keep-100 {
+		t.Fatalf("a short line changed the kept burst table, or did not count its keys (%d kept for, want %d)", f.keepKeys, keep-100)
+	}
+	smallTable := table(f.index)
+
+	// The next burst starts while the consumer holds a batch of it.
+	want = queue("b", popBatch, "2")
+	var got []string
+	promoted := false
+	for f.Len() > 0 || len(f.batch) > 0 {
+		fifoBatchPop(t, f, popBatch, func(key ObjectName, deltas fifoDeltas, _ bool) error {
+			if !promoted {
+				promoted = true
+				want = append(want, queue("c", burst, "2")...)
+				if table(f.index) != burstTable || f.quietIndex == nil || table(f.quietIndex) != smallTable {
+					t.Fatalf("a burst of %d keys did not move to the kept burst table", burst)
+				}
+				if err := checkFIFOIndex(f); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got = append(got, fifoLine(key, deltas))
+			return nil
+		})
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("second burst: popped %d keys, want %d in order", len(got), len(want))
+	}
+	if f.burstIndex == nil || table(f.burstIndex) != burstTable || table(f.index) != smallTable || f.quietIndex != nil {
+		t.Errorf("after the second burst the tables were not handed back: burst table reused %v, small table reused %v", f.burstIndex != nil && table(f.burstIndex) == burstTable, table(f.index) == smallTable)
+	}
+	if err := checkFIFOIndex(f); err != nil {
+		t.Fatal(err)
 	}
 }

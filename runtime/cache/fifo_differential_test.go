@@ -312,6 +312,9 @@ func checkFIFOIndex[T Object](f *DeltaFIFO[T]) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	processed := f.processedTo.Load()
+	if len(f.burstIndex) > 0 || len(f.quietIndex) > 0 || (f.burstIndex != nil && f.quietIndex != nil) {
+		return fmt.Errorf("the spare index tables hold %d and %d keys (both kept: %v)", len(f.burstIndex), len(f.quietIndex), f.burstIndex != nil && f.quietIndex != nil)
+	}
 	if f.taken > processed || processed > f.first || f.first > f.next {
 		return fmt.Errorf("numbers out of order: taken %d, processed to %d, first %d, next %d", f.taken, processed, f.first, f.next)
 	}
