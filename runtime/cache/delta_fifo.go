@@ -339,10 +339,10 @@ const (
 // capacity. The lists most keys are queued with, one delta and sometimes a
 // second, are cut from a slab: one allocation for as many cells as keys are
 // queued (plus two), up to deltaSlab. (When the queue owns its deltas, a key
-// queued with one delta keeps it in its entry's cell instead: appendLocked.) A line that keeps draining gets one
-// list per allocation, as before, and a slab never keeps popped deltas'
-// objects alive for longer than the line it was cut for takes to drain
-// (drainedLocked drops it). As each list's capacity is its length, appending
+// queued with one delta keeps it in its entry's cell instead: appendLocked.)
+// A line that keeps draining gets one list per allocation, as before, and a
+// slab never keeps popped deltas' objects alive for longer than the line it
+// was cut for takes to drain (drainedLocked drops it). As each list's capacity is its length, appending
 // to it (one more delta for the key) copies it out, and no two lists share a
 // cell.
 //
