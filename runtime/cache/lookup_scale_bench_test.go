@@ -15,7 +15,6 @@ package cache_test
 // figures compare with those benchmarks'.
 
 import (
-	"os"
 	"runtime"
 	"strconv"
 	"sync"
@@ -27,23 +26,6 @@ import (
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
 )
-
-// scaleSizes are the numbers of pods BenchmarkLookupScale measures: 10k and
-// 100k, and 500k when the environment sets SCALE_BENCH_500K=1, the variable
-// test/scalebench reads.
-func scaleSizes() []int {
-	s := []int{10_000, 100_000}
-	if os.Getenv("SCALE_BENCH_500K") == "1" {
-		s = append(s, 500_000)
-	}
-	return s
-}
-
-// scaleConfig lays out n pods (a multiple of 1,000) as test/scalebench does:
-// namespaces of 1,000 pods, 100 pods per node.
-func scaleConfig(n int) testpods.Config {
-	return testpods.Config{Namespaces: n / 1000, PodsPerNamespace: 1000, Nodes: n / 100, Seed: 1}
-}
 
 var (
 	scaleMu       sync.Mutex
@@ -60,7 +42,7 @@ func scaleFixture(b *testing.B, n int) *fixture {
 		return f
 	}
 	start := time.Now()
-	f := newFixture(scaleConfig(n))
+	f := newFixture(testpods.Scaled(n))
 	// Finish the collections the build started, so that they do not run
 	// during the first benchmark.
 	runtime.GC()
@@ -185,14 +167,14 @@ func benchFillHeap(b *testing.B, f *fixture, fill func([]pod) any) {
 	b.ReportMetric(float64(mallocs)/n, "allocs/obj")
 }
 
-// BenchmarkLookupScale makes, at each size (scaleSizes), every lookup of
+// BenchmarkLookupScale makes, at each size (testpods.ScaleSizes), every lookup of
 // scaleLookups, ours and client-go's: <size>/<lookup>/ours and
 // <size>/<lookup>/clientgo, one lookup per iteration, the lookups independent
 // of each other. <size>/memory/ours and <size>/memory/clientgo report the
 // heap a store with the three indexes keeps beyond the pods, per pod
 // (benchFillHeap), as Store/Memory does at 100,000 pods.
 func BenchmarkLookupScale(b *testing.B) {
-	for _, n := range scaleSizes() {
+	for _, n := range testpods.ScaleSizes() {
 		fixtureOf := func(b *testing.B) *fixture { return scaleFixture(b, n) }
 		b.Run(strconv.Itoa(n/1000)+"k", func(b *testing.B) {
 			for _, l := range scaleLookups() {

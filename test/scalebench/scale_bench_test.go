@@ -31,23 +31,6 @@ import (
 // an updates sub-benchmark: one per pod, up to 100,000.
 const maxUpdateEvents = 100_000
 
-// sizes are the numbers of pods measured: 10k and 100k, and 500k when the
-// environment sets SCALE_BENCH_500K=1 (its sync by LIST keeps about 9 GB
-// live: the informer's 6.3 GB, the decoded list and the response body).
-func sizes() []int {
-	s := []int{10_000, 100_000}
-	if os.Getenv("SCALE_BENCH_500K") == "1" {
-		s = append(s, 500_000)
-	}
-	return s
-}
-
-// config lays out n pods (a multiple of 1,000): namespaces of 1,000 pods,
-// 100 pods per node.
-func config(n int) testpods.Config {
-	return testpods.Config{Namespaces: n / 1000, PodsPerNamespace: 1000, Nodes: n / 100, Seed: 1}
-}
-
 // orderedSides returns the sides in the order they run: ours first, unless
 // SCALE_BENCH_CLIENTGO_FIRST=1 (hack/bench-scale.sh alternates the order
 // between processes).
@@ -74,7 +57,7 @@ func getBodies(b *testing.B, n int) *bodies {
 		return bd
 	}
 	sk := &fileSink{}
-	bd, err := buildBodies(config(n), min(n, maxUpdateEvents), sk)
+	bd, err := buildBodies(testpods.Scaled(n), min(n, maxUpdateEvents), sk)
 	if err != nil {
 		b.Fatal(errors.Join(err, sk.release()))
 	}
@@ -129,7 +112,7 @@ func dropBodies(b *testing.B, n int) {
 // requests of its path and that the informer holds exactly the served pods,
 // and fails the benchmark otherwise.
 func BenchmarkScale(b *testing.B) {
-	for _, n := range sizes() {
+	for _, n := range testpods.ScaleSizes() {
 		b.Run(sizeName(n), func(b *testing.B) {
 			defer dropBodies(b, n)
 			bd := getBodies(b, n)
