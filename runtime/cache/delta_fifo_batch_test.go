@@ -25,9 +25,21 @@ func fifoBatchPop(t *testing.T, f *fifoT, most int, process popProcessFunc[*core
 // fifoBatchDrain processes the batch and the line to the end.
 func fifoBatchDrain(t *testing.T, f *fifoT, most int) []string {
 	t.Helper()
+	return fifoBatchDrainHolding(t, f, most, nil)
+}
+
+// fifoBatchDrainHolding is fifoBatchDrain, calling holding (when not nil)
+// once, as the first key popped is processed: with that key's batch taken
+// off the line and in flight.
+func fifoBatchDrainHolding(t *testing.T, f *fifoT, most int, holding func()) []string {
+	t.Helper()
 	var got []string
 	for f.Len() > 0 || len(f.batch) > 0 {
 		fifoBatchPop(t, f, most, func(key ObjectName, deltas fifoDeltas, _ bool) error {
+			if holding != nil {
+				holding()
+				holding = nil
+			}
 			got = append(got, fifoLine(key, deltas))
 			return nil
 		})

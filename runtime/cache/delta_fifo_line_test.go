@@ -333,42 +333,32 @@ func TestDeltaFIFO_RingGrowsUnderABatchOfCells(t *testing.T) {
 	for i := range head {
 		update("h"+strconv.Itoa(i), "1")
 	}
-	var got []string
-	grown := false
-	for f.Len() > 0 || len(f.batch) > 0 {
-		fifoBatchPop(t, f, popBatch, func(key ObjectName, deltas fifoDeltas, _ bool) error {
-			if !grown {
-				// The whole head is in the batch: queue enough keys to
-				// grow the ring several times, and a second and third
-				// delta for some.
-				grown = true
-				before := len(f.entries)
-				for i := range 200 {
-					update("t"+strconv.Itoa(i), "1")
-				}
-				for i := 0; i < 200; i += 3 {
-					update("t"+strconv.Itoa(i), "2")
-					if i%2 == 0 {
-						update("t"+strconv.Itoa(i), "3")
-					}
-				}
-				update("h0", "2") // in flight: queued again at the end
-				if len(f.entries) <= 2*before {
-					t.Fatalf("the ring grew from %d to %d entries only", before, len(f.entries))
-				}
-				for seq := f.first; seq < f.next; seq++ {
-					if e := f.entryAt(seq); len(e.deltas) == 1 && !e.inline() {
-						t.Fatalf("%s: its one delta is not in its own cell after the ring grew", e.key.Name)
-					}
-				}
-				if err := checkFIFOIndex(f); err != nil {
-					t.Fatal(err)
-				}
+	// The whole head is in the batch: queue enough keys to grow the ring
+	// several times, and a second and third delta for some.
+	got := fifoBatchDrainHolding(t, f, popBatch, func() {
+		before := len(f.entries)
+		for i := range 200 {
+			update("t"+strconv.Itoa(i), "1")
+		}
+		for i := 0; i < 200; i += 3 {
+			update("t"+strconv.Itoa(i), "2")
+			if i%2 == 0 {
+				update("t"+strconv.Itoa(i), "3")
 			}
-			got = append(got, fifoLine(key, deltas))
-			return nil
-		})
-	}
+		}
+		update("h0", "2") // in flight: queued again at the end
+		if len(f.entries) <= 2*before {
+			t.Fatalf("the ring grew from %d to %d entries only", before, len(f.entries))
+		}
+		for seq := f.first; seq < f.next; seq++ {
+			if e := f.entryAt(seq); len(e.deltas) == 1 && !e.inline() {
+				t.Fatalf("%s: its one delta is not in its own cell after the ring grew", e.key.Name)
+			}
+		}
+		if err := checkFIFOIndex(f); err != nil {
+			t.Fatal(err)
+		}
+	})
 	var want []string
 	for i := range head {
 		want = append(want, fifoLine(fifoKey("h"+strconv.Itoa(i)), fifoDeltas{{Type: Updated, Object: fifoPod("h"+strconv.Itoa(i), "1")}}))
@@ -432,24 +422,15 @@ func TestDeltaFIFO_BurstsReuseTheirIndexTable(t *testing.T) {
 
 	// The next burst starts while the consumer holds a batch of it.
 	want = queue("b", popBatch, "2")
-	var got []string
-	promoted := false
-	for f.Len() > 0 || len(f.batch) > 0 {
-		fifoBatchPop(t, f, popBatch, func(key ObjectName, deltas fifoDeltas, _ bool) error {
-			if !promoted {
-				promoted = true
-				want = append(want, queue("c", burst, "2")...)
-				if table(f.index) != burstTable || f.quietIndex == nil || table(f.quietIndex) != smallTable {
-					t.Fatalf("a burst of %d keys did not move to the kept burst table", burst)
-				}
-				if err := checkFIFOIndex(f); err != nil {
-					t.Fatal(err)
-				}
-			}
-			got = append(got, fifoLine(key, deltas))
-			return nil
-		})
-	}
+	got := fifoBatchDrainHolding(t, f, popBatch, func() {
+		want = append(want, queue("c", burst, "2")...)
+		if table(f.index) != burstTable || f.quietIndex == nil || table(f.quietIndex) != smallTable {
+			t.Fatalf("a burst of %d keys did not move to the kept burst table", burst)
+		}
+		if err := checkFIFOIndex(f); err != nil {
+			t.Fatal(err)
+		}
+	})
 	if !slices.Equal(got, want) {
 		t.Fatalf("second burst: popped %d keys, want %d in order", len(got), len(want))
 	}
