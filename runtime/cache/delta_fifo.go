@@ -342,9 +342,9 @@ const (
 // queued with one delta keeps it in its entry's cell instead: appendLocked.)
 // A line that keeps draining gets one list per allocation, as before, and a
 // slab never keeps popped deltas' objects alive for longer than the line it
-// was cut for takes to drain (drainedLocked drops it). As each list's capacity is its length, appending
-// to it (one more delta for the key) copies it out, and no two lists share a
-// cell.
+// was cut for takes to drain (drainedLocked drops it). As each list's
+// capacity is its length, appending to it (one more delta for the key)
+// copies it out, and no two lists share a cell.
 //
 // When the queue owns its deltas (ownsDeltas: the informer's consumer keeps
 // none once it has processed them), the queue clears a key's cells as soon as
