@@ -288,7 +288,7 @@ func toAny(pods []pod) []any {
 
 // check verifies the layout the benchmarks rely on, and that both stores
 // answer the benchmarked queries alike, at every size BenchmarkLookupScale
-// lays out (scaleConfig) as at the shared fixture's.
+// lays out (testpods.Scaled) as at the shared fixture's.
 func (f *fixture) check() {
 	same := func(what string, ours []pod, theirs []any, want int) {
 		a := names(ours)
