@@ -36,7 +36,8 @@ func TestADecoderPanicIsAnErrorOfTheWatchEvent(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := newProtobufWatch(corev1.SchemeGroupVersion, "Pod", func() *panicky { return &panicky{} })
-	objects, events, framer, err := p.StreamDecoder(runtime.ContentTypeProtobuf, nil)
+	n := newWatchNegotiator(corev1.SchemeGroupVersion, map[string]watchFormat{runtime.ContentTypeProtobuf: p})
+	objects, events, framer, err := n.StreamDecoder(runtime.ContentTypeProtobuf, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -64,21 +64,24 @@ type restClient interface {
 // request. client is as for NewListWatch.
 //
 // When api is one of client-go's generated typed clients (it has a REST
-// client: GetClient) and T is an API type with generated protobuf code (it
-// has Unmarshal), the ListWatch decodes protobuf responses itself, on
-// several goroutines, into the same objects:
+// client: GetClient), the ListWatch decodes responses itself, on several
+// goroutines, into the objects api would return:
 //
-//   - lists: it sends the LIST request api.List sends, through api's REST
-//     client, and decodes the items while the body is still being read, on
-//     up to GOMAXPROCS goroutines, into an *ItemList[T]. Answers in another
-//     encoding, of another kind, and requests that fail before an answer
-//     are listed again through api.List (after an answer in another
-//     encoding, every list goes there);
-//   - watches: it watches through a REST client of its own with api's
-//     server, path and HTTP client, asking for protobuf, with client-go's
-//     Request.Watch and stream watcher; only the decoding of the events is
-//     its own, on up to four goroutines, in the order of the stream. After
-//     a server refused protobuf, every watch goes through api.Watch.
+//   - lists, when T is an API type with generated protobuf code (it has
+//     Unmarshal): it sends the LIST request api.List sends, through api's
+//     REST client, and decodes the items while the body is still being
+//     read, on up to GOMAXPROCS goroutines, into an *ItemList[T]. Answers
+//     in another encoding, of another kind, and requests that fail before
+//     an answer are listed again through api.List (after an answer in
+//     another encoding, every list goes there);
+//   - watches, of any API type: it watches through a REST client of its
+//     own with api's server, path and HTTP client, asking for protobuf
+//     (when T has generated protobuf code) or JSON (custom resources), with
+//     client-go's Request.Watch and stream watcher; only the decoding of
+//     the events is its own, on up to four goroutines, in the order of the
+//     stream, with T's generated protobuf code or apimachinery's JSON
+//     serializer. After a server answered in neither, every watch goes
+//     through api.Watch.
 //
 // Otherwise (fake clientsets have no REST client) lists and watches go to
 // api.List and api.Watch.

@@ -16,41 +16,48 @@ import (
 
 // restWatch watches a resource through a REST client of its own, made from
 // the typed client's: the same server, path and HTTP client (so the same
-// transport, credentials and user agent), asking for protobuf only, with a
-// negotiator whose watch streams are decoded on several goroutines
-// (protobufWatch). A server that cannot answer in protobuf makes it watch
-// through the typed client from then on.
+// transport, credentials and user agent), asking for protobuf (when T has
+// generated protobuf code) or JSON, with a negotiator whose watch streams
+// are decoded on several goroutines (watchNegotiator). A server that
+// answers neither makes it watch through the typed client from then on.
 type restWatch[T Object] struct {
 	client    *rest.RESTClient
 	namespace string
 	resource  string
 	typed     func(context.Context, metav1.ListOptions) (watch.Interface, error)
-	// typedOnly is set once the server refused protobuf.
+	// typedOnly is set once the server answered in another encoding.
 	typedOnly atomic.Bool
 }
 
 // newRESTWatch returns the WATCH of resource in namespace through a REST
 // client made from client, with typed, the typed client's Watch, for a
-// server that does not answer in protobuf; or nil when client is not a
-// *rest.RESTClient or T has no generated protobuf code.
+// server that answers in another encoding; or nil when client is not a
+// *rest.RESTClient or T is not a pointer to a struct.
 func newRESTWatch[T Object](client rest.Interface, namespace, resource string, typed func(context.Context, metav1.ListOptions) (watch.Interface, error)) func(context.Context, metav1.ListOptions) (watch.Interface, error) {
 	rc, ok := client.(*rest.RESTClient)
 	if !ok || rc == nil || resource == "" {
 		return nil
 	}
-	newItem, ok := newObjectFunc[T]()
-	if !ok {
+	newItem, hasProtobuf := newObjectFunc[T]()
+	if newItem == nil || reflect.TypeFor[T]().Elem().Kind() != reflect.Struct {
 		return nil
+	}
+	gv := rc.APIVersion()
+	kind := reflect.TypeFor[T]().Elem().Name()
+	formats := map[string]watchFormat{runtime.ContentTypeJSON: newJSONWatch(gv, kind, newItem)}
+	contentType, accept := runtime.ContentTypeJSON, runtime.ContentTypeJSON
+	if hasProtobuf {
+		formats[runtime.ContentTypeProtobuf] = newProtobufWatch(gv, kind, newItem)
+		contentType, accept = runtime.ContentTypeProtobuf, runtime.ContentTypeProtobuf+", "+runtime.ContentTypeJSON
 	}
 	u := rc.Get().URL() // the client's base URL and versioned API path
 	base := *u
 	base.Path, base.RawPath, base.RawQuery = "/", "", ""
-	gv := rc.APIVersion()
 	own, err := rest.NewRESTClient(&base, u.Path, rest.ClientContentConfig{
-		AcceptContentTypes: runtime.ContentTypeProtobuf,
-		ContentType:        runtime.ContentTypeProtobuf,
+		AcceptContentTypes: accept,
+		ContentType:        contentType,
 		GroupVersion:       gv,
-		Negotiator:         newProtobufWatch(gv, reflect.TypeFor[T]().Elem().Name(), newItem),
+		Negotiator:         newWatchNegotiator(gv, formats),
 	}, nil, rc.Client)
 	if err != nil {
 		return nil
@@ -60,7 +67,7 @@ func newRESTWatch[T Object](client rest.Interface, namespace, resource string, t
 }
 
 // watch sends the request a generated typed client's Watch sends, asking
-// for protobuf.
+// for the encodings it decodes.
 func (w *restWatch[T]) watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	if w.typedOnly.Load() {
 		return w.typed(ctx, opts)
@@ -76,7 +83,7 @@ func (w *restWatch[T]) watch(ctx context.Context, opts metav1.ListOptions) (watc
 		SpecificallyVersionedParams(&opts, parameterCodec, versionV1).
 		Timeout(timeout).
 		Watch(ctx)
-	if err != nil && (apierrors.IsNotAcceptable(err) || errors.Is(err, errNotProtobuf)) {
+	if err != nil && (apierrors.IsNotAcceptable(err) || errors.Is(err, errNotDecoded)) {
 		w.typedOnly.Store(true)
 		return w.typed(ctx, opts)
 	}

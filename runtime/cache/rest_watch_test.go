@@ -27,10 +27,14 @@ import (
 type watchServer struct {
 	t      *testing.T
 	events []watch.Event
-	// jsonOnly refuses a client that does not accept JSON, as a server
-	// without protobuf does.
+	// jsonOnly answers in JSON, whatever else the client accepts, and
+	// refuses a client that does not accept JSON, as a server without
+	// protobuf does.
 	jsonOnly bool
-	// corrupt, when set, changes the protobuf stream before it is sent.
+	// refuse, when set, refuses a client whose Accept header it returns
+	// true for.
+	refuse func(accept string) bool
+	// corrupt, when set, changes the stream before it is sent.
 	corrupt func([]byte) []byte
 
 	mu      sync.Mutex
@@ -46,7 +50,7 @@ func (s *watchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Unlock()
 	mediaType := runtime.ContentTypeJSON
 	switch {
-	case s.jsonOnly && !strings.Contains(accept, runtime.ContentTypeJSON):
+	case s.jsonOnly && !strings.Contains(accept, runtime.ContentTypeJSON), s.refuse != nil && s.refuse(accept):
 		w.Header().Set("Content-Type", runtime.ContentTypeJSON)
 		w.WriteHeader(http.StatusNotAcceptable)
 		body, _ := runtime.Encode(scheme.Codecs.LegacyCodec(corev1.SchemeGroupVersion), &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusNotAcceptable, Reason: metav1.StatusReasonNotAcceptable, Message: "only json"})
@@ -60,7 +64,7 @@ func (s *watchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.t.Error(err)
 		return
 	}
-	if s.corrupt != nil && mediaType == runtime.ContentTypeProtobuf {
+	if s.corrupt != nil {
 		body = s.corrupt(body)
 	}
 	contentType := mediaType
@@ -171,8 +175,8 @@ func TestClientListWatchDecodesProtobufWatchesAsTheTypedClientDoes(t *testing.T)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("n=%d, namespace %q: events differ from the typed client's (%d against %d)", n, ns, len(got), len(want))
 			}
-			if a := s.accepts[len(s.accepts)-2]; a != runtime.ContentTypeProtobuf {
-				t.Errorf("the ListWatch's watch accepted %q, want protobuf only (its own decoding)", a)
+			if a := s.accepts[len(s.accepts)-2]; a != runtime.ContentTypeProtobuf+", "+runtime.ContentTypeJSON {
+				t.Errorf("the ListWatch's watch accepted %q, want protobuf, then JSON (its own decoding)", a)
 			}
 		}
 	}
@@ -200,37 +204,105 @@ func TestClientListWatchEndsAWatchOnABadEventAsTheTypedClientDoes(t *testing.T) 
 		{"cut short", func(b []byte) []byte { return b[:len(b)/2] }, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &watchServer{events: events, corrupt: tc.corrupt}
-			cs := serveWatch(t, s)
-			pods := cs.CoreV1().Pods("")
-			lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
-			got, typed := watchBoth(t, s, lw, pods, metav1.ListOptions{})
-			if tc.want < 0 {
-				// A body cut short ends the watch quietly, after the
-				// events read whole, as client-go's decoder does.
-				if len(got) == 0 || len(got) >= len(events) || !reflect.DeepEqual(got, typed) {
-					t.Fatalf("%d events, the typed client's watch %d; want the same events, fewer than %d", len(got), len(typed), len(events))
-				}
-				return
-			}
-			if len(got) != tc.want+1 || got[tc.want].Type != watch.Error {
-				t.Fatalf("%d events, want %d then an ERROR event", len(got), tc.want)
-			}
-			if len(typed) != len(got) || typed[tc.want].Type != watch.Error {
-				t.Fatalf("the typed client's watch gave %d events, want %d then an ERROR event", len(typed), tc.want)
-			}
-			if !reflect.DeepEqual(got[:tc.want], typed[:tc.want]) {
-				t.Errorf("events before the error differ from the typed client's")
-			}
-			if status, ok := got[tc.want].Object.(*metav1.Status); !ok || status.Code != http.StatusInternalServerError {
-				t.Errorf("error event %#v, want client-go's internal error", got[tc.want].Object)
-			}
+			checkBadEventWatch(t, &watchServer{events: events, corrupt: tc.corrupt}, len(events), tc.want)
 		})
 	}
 }
 
-func TestClientListWatchWatchesThroughTheTypedClientOnceProtobufWasRefused(t *testing.T) {
-	s := &watchServer{events: testWatchEvents(t, 3), jsonOnly: true}
+func TestClientListWatchEndsAJSONWatchOnABadEventAsTheTypedClientDoes(t *testing.T) {
+	events := testWatchEvents(t, 5)
+	secondName := events[1].Object.(*corev1.Pod).Name
+	for _, tc := range []struct {
+		name    string
+		corrupt func([]byte) []byte
+		want    int // events before the error event
+	}{
+		{"bad object", func(b []byte) []byte {
+			// The second pod's name unquoted: its event is no valid JSON.
+			return bytes.Replace(b, []byte(`"`+secondName+`"`), []byte(secondName), 1)
+		}, 1},
+		{"another kind", func(b []byte) []byte {
+			return bytes.Replace(b, []byte(`"kind":"Pod"`), []byte(`"kind":"Pot"`), 1)
+		}, 0},
+		{"no object", func(b []byte) []byte {
+			i := bytes.IndexByte(b, '\n') + 1
+			return append(append(bytes.Clone(b[:i]), "17\n"...), b[i:]...)
+		}, 1},
+		{"cut short", func(b []byte) []byte { return b[:len(b)/2] }, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			checkBadEventWatch(t, &watchServer{events: events, corrupt: tc.corrupt, jsonOnly: true}, len(events), tc.want)
+		})
+	}
+}
+
+// checkBadEventWatch watches through a ListWatch and through the typed
+// client, both served by s, whose stream of n events is corrupted: the
+// ListWatch must give the typed client's events, want of them and then an
+// ERROR event; or, for want < 0, end quietly after the same events, fewer
+// than n.
+func checkBadEventWatch(t *testing.T, s *watchServer, n, want int) {
+	t.Helper()
+	cs := serveWatch(t, s)
+	pods := cs.CoreV1().Pods("")
+	lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+	before := len(s.queries)
+	got, typed := watchBoth(t, s, lw, pods, metav1.ListOptions{})
+	if requests := len(s.queries) - before; requests != 2 {
+		t.Fatalf("%d requests, want one of the ListWatch's (decoding the stream itself) and one of the typed client's", requests)
+	}
+	if want < 0 {
+		// A body cut short ends the watch quietly, after the events read
+		// whole, as client-go's decoder does.
+		if len(got) == 0 || len(got) >= n || !reflect.DeepEqual(got, typed) {
+			t.Fatalf("%d events, the typed client's watch %d; want the same events, fewer than %d", len(got), len(typed), n)
+		}
+		return
+	}
+	if len(got) != want+1 || got[want].Type != watch.Error {
+		t.Fatalf("%d events, want %d then an ERROR event", len(got), want)
+	}
+	if len(typed) != len(got) || typed[want].Type != watch.Error {
+		t.Fatalf("the typed client's watch gave %d events, want %d then an ERROR event", len(typed), want)
+	}
+	if !reflect.DeepEqual(got[:want], typed[:want]) {
+		t.Errorf("events before the error differ from the typed client's")
+	}
+	if status, ok := got[want].Object.(*metav1.Status); !ok || status.Code != http.StatusInternalServerError {
+		t.Errorf("error event %#v, want client-go's internal error", got[want].Object)
+	}
+}
+
+func TestClientListWatchDecodesJSONWatchesAsTheTypedClientDoes(t *testing.T) {
+	for _, n := range []int{0, 1, 300} {
+		s := &watchServer{events: testWatchEvents(t, n), jsonOnly: true}
+		cs := serveWatch(t, s)
+		pods := cs.CoreV1().Pods("ns-1")
+		lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+		for i := range 2 {
+			before := len(s.queries)
+			got, want := watchBoth(t, s, lw, pods, metav1.ListOptions{ResourceVersion: "10", AllowWatchBookmarks: true})
+			if len(want) != n+1 {
+				t.Fatalf("n=%d: the typed client got %d events, want %d", n, len(want), n+1)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("n=%d, watch %d: events differ from the typed client's (%d against %d)", n, i, len(got), len(want))
+			}
+			// One request of the ListWatch's (answered in JSON, which it
+			// decodes), one of the typed client's.
+			if len(s.queries)-before != 2 {
+				t.Fatalf("n=%d, watch %d: %d requests, want 2", n, i, len(s.queries)-before)
+			}
+		}
+	}
+}
+
+func TestClientListWatchWatchesThroughTheTypedClientOnceRefused(t *testing.T) {
+	// A server that refuses the ListWatch's own requests (told apart by
+	// their Accept header) and answers the typed client's.
+	s := &watchServer{events: testWatchEvents(t, 3), refuse: func(accept string) bool {
+		return accept == runtime.ContentTypeProtobuf+", "+runtime.ContentTypeJSON
+	}}
 	cs := serveWatch(t, s)
 	pods := cs.CoreV1().Pods("")
 	lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
