@@ -16,6 +16,7 @@ import (
 	"testing"
 	"testing/iotest"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -252,4 +253,83 @@ func TestRESTWatchDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
 			t.Errorf("the watch accepted %q, want JSON only", s.accepts[0])
 		}
 	}
+}
+
+// jsonWatchCases are watch events in JSON, each decoded alike by the
+// format's own cutting and by the serializer alone.
+var jsonWatchCases = []string{
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","labels":{"x":"}"}}}}`,
+	`{"object":{"apiVersion":"v1","kind":"Pod","spec":{"nodeName":"n"}},"type":"MODIFIED"}` + "\n",
+	` { "type" : "DELETED" , "object" : { "kind" : "Pod" , "apiVersion" : "v1" } } `,
+	`{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"7","annotations":{"k8s.io/initial-events-end":"true"}}}}`,
+	`{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","code":410}}`,
+	`{"type":"ADDED","object":{"kind":"Status","apiVersion":"v1","status":"Failure","code":410}}`,
+	`{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","data":{"a":"b"}}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v2"}}`,
+	`{"type":"ADDED","object":{"apiVersion":"v1","metadata":{"name":"no kind"}}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"no version"}}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","KIND":"Status","status":"Failure"}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","Kind":"ConfigMap"}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","ApiVersion":"v2"}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","kind":"ConfigMap","apiVersion":"v1"}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","spec":{"nodeName":5}}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","spec":{"nodeName":"n",}}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"\u0061"},"k\u0069nd":"Pod"}}`,
+	`{"type":"ADDED","object":{"kind":"P\u006fd","apiVersion":"v1"}}`,
+	`{"type":"AD\u0044ED","object":{"kind":"Pod","apiVersion":"v1"}}`,
+	`{"type":"ADDED","type":"DELETED","object":{"kind":"Pod","apiVersion":"v1"}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1"},"object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"second"}}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1"},"extra":[1,2]}`,
+	`{"type":"ADDED","object":null}`,
+	`{"type":"ADDED"}`,
+	`{"type":5,"object":{"kind":"Pod","apiVersion":"v1"}}`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1"}} trailing`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1"}`,
+	`["ADDED",{"kind":"Pod","apiVersion":"v1"}]`,
+}
+
+// checkJSONWatchDecode fails t unless the JSON format decodes frame as the
+// serializer alone does: the same type, the same object, the same error.
+func checkJSONWatchDecode(t *testing.T, j jsonWatch[*corev1.Pod], frame string) {
+	t.Helper()
+	typ, obj, err := j.decode([]byte(frame))
+	wantTyp, wantObj, wantErr := j.decodeBySerializer([]byte(frame))
+	if typ != wantTyp || !reflect.DeepEqual(obj, wantObj) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("%s:\n got %q, %#v, %v\nwant %q, %#v, %v", frame, typ, obj, err, wantTyp, wantObj, wantErr)
+	}
+}
+
+func TestJSONWatchDecodesAsTheSerializer(t *testing.T) {
+	j := newJSONWatch(corev1.SchemeGroupVersion, "Pod", func() *corev1.Pod { return &corev1.Pod{} })
+	for _, frame := range jsonWatchCases {
+		checkJSONWatchDecode(t, j, frame)
+	}
+	// Events as the API server writes them.
+	events := testWatchEvents(t, 20)
+	stream, err := encodeWatchEvents(runtime.ContentTypeJSON, events)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frames := strings.Split(strings.TrimSuffix(string(stream), "\n"), "\n")
+	if len(frames) != len(events) {
+		t.Fatalf("%d frames for %d events", len(frames), len(events))
+	}
+	for _, frame := range frames {
+		if _, _, ok := cutJSONWatchEvent([]byte(frame)); !ok {
+			t.Errorf("the API server's event was not cut: %.80s", frame)
+		}
+		checkJSONWatchDecode(t, j, frame)
+	}
+}
+
+// FuzzJSONWatchDecode checks that the JSON format decodes any frame as the
+// serializer alone does.
+func FuzzJSONWatchDecode(f *testing.F) {
+	for _, frame := range jsonWatchCases {
+		f.Add(frame)
+	}
+	j := newJSONWatch(corev1.SchemeGroupVersion, "Pod", func() *corev1.Pod { return &corev1.Pod{} })
+	f.Fuzz(func(t *testing.T, frame string) {
+		checkJSONWatchDecode(t, j, frame)
+	})
 }
