@@ -50,13 +50,17 @@ func TestGeneratedWidgetInformerDecodesJSONAsClientGo(t *testing.T) {
 	config := rest.CopyConfig(c.config)
 	var mu sync.Mutex
 	watchAccepts := map[string]int{} // Accept headers of the watches, answered in JSON
+	watchLists := 0                  // watch-list requests
 	config.Wrap(func(rt http.RoundTripper) http.RoundTripper {
 		return scaleRoundTripper(func(req *http.Request) (*http.Response, error) {
 			resp, err := rt.RoundTrip(req)
+			mu.Lock()
+			defer mu.Unlock()
 			if err == nil && req.URL.Query().Get("watch") == "true" && strings.HasPrefix(resp.Header.Get("Content-Type"), runtime.ContentTypeJSON) {
-				mu.Lock()
 				watchAccepts[req.Header.Get("Accept")]++
-				mu.Unlock()
+			}
+			if req.URL.Query().Get("sendInitialEvents") == "true" {
+				watchLists++
 			}
 			return resp, err
 		})
@@ -67,6 +71,9 @@ func TestGeneratedWidgetInformerDecodesJSONAsClientGo(t *testing.T) {
 		name   string
 		client versioned.Interface
 	}{{"LIST", shopListOnly{client}}, {"watch-list", client}} {
+		mu.Lock()
+		before := watchLists
+		mu.Unlock()
 		ctx, cancel := context.WithCancel(ctx)
 		ours := shopinformers.NewTypedWidgetInformer(path.client, ns, 0, nil)
 		theirs := clientcache.NewSharedIndexInformer(clientcache.ToListWatcherWithWatchListSemantics(&clientcache.ListWatch{
@@ -79,6 +86,12 @@ func TestGeneratedWidgetInformerDecodesJSONAsClientGo(t *testing.T) {
 		go theirs.RunWithContext(ctx)
 		if !clientcache.WaitForCacheSync(ctx.Done(), ours.HasSynced, theirs.HasSynced) {
 			t.Fatalf("%s: informers did not sync", path.name)
+		}
+		mu.Lock()
+		streams := watchLists - before
+		mu.Unlock()
+		if wantStreams := map[bool]int{true: 2, false: 0}[path.name == "watch-list"]; streams != wantStreams {
+			t.Fatalf("%s: %d watch-list requests, want %d (one per informer)", path.name, streams, wantStreams)
 		}
 		sameWidgets(t, path.name+", synced", ours.GetStore(), theirs.GetStore(), n, "")
 
