@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"io"
 	"reflect"
-	goruntime "runtime"
-	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -119,81 +117,15 @@ func (d *protobufList[T]) decode(body io.Reader) (*ItemList[T], error) {
 	return out, nil
 }
 
-// itemBatch is a run of consecutive items of a list, decoded by one
-// goroutine into out; first is the index of its first item in the list.
-type itemBatch[T Object] struct {
-	first int
-	items [][]byte
-	out   []T
-}
-
-// Sizes of the decode's pipeline: items per batch, and bytes per buffer
-// the items are read into (a larger item gets a buffer of its own).
-const (
-	decodeBatch = 32
-	itemArena   = 1 << 20
-)
-
 // decodeList decodes a list message from s up to its byte offset end.
 func (d *protobufList[T]) decodeList(s *pbStream, end int64) (*ItemList[T], error) {
 	out := &ItemList[T]{}
-	batches := make(chan itemBatch[T], 2*goruntime.GOMAXPROCS(0))
-	var (
-		wg      sync.WaitGroup
-		errMu   sync.Mutex
-		itemErr error
-		failed  = make(chan struct{})
-	)
-	fail := func(err error) {
-		errMu.Lock()
-		defer errMu.Unlock()
-		if itemErr == nil {
-			itemErr = err
-			close(failed)
-		}
-	}
-	decode := func() {
-		for b := range batches {
-			select {
-			case <-failed:
-				continue // drain: the list has failed
-			default:
-			}
-			for i, item := range b.items {
-				obj := d.newItem()
-				if _, err := recovered(func() (T, error) { return obj, any(obj).(protobufUnmarshaler).Unmarshal(item) }); err != nil {
-					fail(fmt.Errorf("decoding item %d of the list: %w", b.first+i, err))
-					break
-				}
-				b.out[i] = obj
-			}
-		}
-	}
-	// A decoding goroutine starts with each batch sent, up to GOMAXPROCS
-	// of them: a short list starts as many as it has batches.
-	workers := goruntime.GOMAXPROCS(0)
-	var outs [][]T
+	items := newItemPipeline(func(item []byte) (T, error) {
+		obj := d.newItem()
+		return obj, any(obj).(protobufUnmarshaler).Unmarshal(item)
+	})
 	readErr := func() error {
-		defer close(batches)
 		var arena []byte
-		batch := itemBatch[T]{}
-		send := func() bool {
-			if len(batch.items) == 0 {
-				return true
-			}
-			batch.out = make([]T, len(batch.items))
-			outs = append(outs, batch.out)
-			if len(outs) <= workers {
-				wg.Go(decode)
-			}
-			select {
-			case batches <- batch:
-			case <-failed:
-				return false
-			}
-			batch = itemBatch[T]{first: batch.first + len(batch.items)}
-			return true
-		}
 		for s.n < end {
 			num, typ, err := s.tag()
 			if err != nil {
@@ -227,34 +159,23 @@ func (d *protobufList[T]) decodeList(s *pbStream, end int64) (*ItemList[T], erro
 			if _, err := io.ReadFull(s, item); err != nil {
 				return unexpectedEOF(err)
 			}
-			batch.items = append(batch.items, item)
-			if len(batch.items) == decodeBatch && !send() {
+			if !items.add(item) {
 				return nil // an item failed to decode
 			}
 		}
 		if s.n != end {
 			return errors.New("protobuf list: a field runs past the end of the list")
 		}
-		send()
 		return nil
 	}()
-	wg.Wait()
+	decoded, err := items.finish()
 	if readErr != nil {
 		return nil, readErr
 	}
-	if itemErr != nil {
-		return nil, itemErr
+	if err != nil {
+		return nil, err
 	}
-	total := 0
-	for _, o := range outs {
-		total += len(o)
-	}
-	if total > 0 {
-		out.Items = make([]T, 0, total)
-		for _, o := range outs {
-			out.Items = append(out.Items, o...)
-		}
-	}
+	out.Items = decoded
 	return out, nil
 }
 
