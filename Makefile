@@ -66,6 +66,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x ./generators/markers/
 	$(GO) test -run '^$$' -fuzz '^FuzzReadJSONValue$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/cache/
 	$(GO) test -run '^$$' -fuzz '^FuzzJSONWatchDecode$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/cache/
+	$(GO) test -run '^$$' -fuzz '^FuzzJSONListDecode$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/cache/
 
 ## compat: generate informer-gen + lister-gen output and informer-gen-plus
 ## output for one API package, compile the same consumer code (test/compat)

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"bufio"
 	"bytes"
 	"io"
 	"strings"
@@ -24,7 +25,7 @@ func TestADecoderPanicIsAnErrorOfTheList(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := protobufList[*panicky]{apiVersion: "v1", listKind: "PodList", newItem: func() *panicky { return &panicky{} }}
-	if _, err := d.decode(bytes.NewReader(body)); err == nil || !strings.Contains(err.Error(), "a decoder bug") {
+	if _, err := d.decode(bufio.NewReader(bytes.NewReader(body))); err == nil || !strings.Contains(err.Error(), "a decoder bug") {
 		t.Errorf("error %v, want the decoder's panic as an error", err)
 	}
 }

@@ -333,3 +333,85 @@ func FuzzJSONWatchDecode(f *testing.F) {
 		checkJSONWatchDecode(t, j, frame)
 	})
 }
+
+// WidgetList is a list of Widgets.
+type WidgetList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	Items           []Widget `json:"items"`
+}
+
+func (l *WidgetList) DeepCopyObject() runtime.Object {
+	out := &WidgetList{TypeMeta: l.TypeMeta}
+	l.ListMeta.DeepCopyInto(&out.ListMeta)
+	for i := range l.Items {
+		out.Items = append(out.Items, *l.Items[i].DeepCopyObject().(*Widget))
+	}
+	return out
+}
+
+// A list of a type without protobuf code is read in JSON, which the
+// runtime decodes itself into the items client-go's REST client decodes.
+func TestRESTListDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
+	for _, n := range []int{0, 1, 3*decodeBatch + 7} {
+		list := &WidgetList{TypeMeta: metav1.TypeMeta{APIVersion: widgetVersion.String(), Kind: "WidgetList"}, ListMeta: metav1.ListMeta{ResourceVersion: "77"}}
+		for i := range n {
+			extra := float64(i) / 7
+			list.Items = append(list.Items, Widget{
+				TypeMeta:   metav1.TypeMeta{APIVersion: widgetVersion.String(), Kind: "Widget"},
+				ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprint("w-", i), Namespace: "ns"},
+				Spec:       widgetSpec{Color: `{"not":"json"}`, Sizes: []int32{int32(i)}, Extra: &extra},
+			})
+		}
+		body, err := json.Marshal(list)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := &widgetServer{events: body}
+		srv := httptest.NewServer(s)
+		defer srv.Close()
+		scheme := runtime.NewScheme()
+		scheme.AddKnownTypes(widgetVersion, &Widget{}, &WidgetList{})
+		metav1.AddToGroupVersion(scheme, widgetVersion)
+		rc, err := rest.RESTClientFor(&rest.Config{
+			Host:    srv.URL,
+			APIPath: "/apis",
+			QPS:     -1,
+			ContentConfig: rest.ContentConfig{
+				GroupVersion:         &widgetVersion,
+				NegotiatedSerializer: rest.CodecFactoryForGeneratedClient(scheme, serializer.NewCodecFactory(scheme)).WithoutConversion(),
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		typed := func(ctx context.Context, opts metav1.ListOptions) (*WidgetList, error) {
+			out := &WidgetList{}
+			err := rc.Get().Namespace("ns").Resource("widgets").VersionedParams(&opts, metav1.ParameterCodec).Do(ctx).Into(out)
+			return out, err
+		}
+		own := newRESTList[*Widget](rc, "ns", "widgets", func(context.Context, metav1.ListOptions) (*WidgetList, error) {
+			return nil, errors.New("the typed client's list was called")
+		})
+		got, err := own(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := typed(context.Background(), metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		il := got.(*ItemList[*Widget])
+		if len(il.Items) != n || len(want.Items) != n || !reflect.DeepEqual(il.ListMeta, want.ListMeta) {
+			t.Fatalf("n=%d: %d items (%+v), client-go's REST client %d (%+v)", n, len(il.Items), il.ListMeta, len(want.Items), want.ListMeta)
+		}
+		for i := range want.Items {
+			if !reflect.DeepEqual(il.Items[i], &want.Items[i]) {
+				t.Fatalf("n=%d: item %d differs from client-go's", n, i)
+			}
+		}
+		if s.accepts[0] != s.accepts[1] || strings.Contains(s.accepts[0], "protobuf") {
+			t.Errorf("the list accepted %q, client-go's %q; want the same, without protobuf", s.accepts[0], s.accepts[1])
+		}
+	}
+}

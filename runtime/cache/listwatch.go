@@ -67,13 +67,16 @@ type restClient interface {
 // client: GetClient), the ListWatch decodes responses itself, on several
 // goroutines, into the objects api would return:
 //
-//   - lists, when T is an API type with generated protobuf code (it has
-//     Unmarshal): it sends the LIST request api.List sends, through api's
-//     REST client, and decodes the items while the body is still being
-//     read, on up to GOMAXPROCS goroutines, into an *ItemList[T]. Answers
-//     in another encoding, of another kind, and requests that fail before
-//     an answer are listed again through api.List (after an answer in
-//     another encoding, every list goes there);
+//   - lists: it sends the LIST request api.List sends, through api's REST
+//     client, and decodes the items while the body is still being read, on
+//     up to GOMAXPROCS goroutines, into an *ItemList[T]: from protobuf with
+//     T's generated protobuf code (when T has Unmarshal), from JSON as
+//     apimachinery's JSON serializer would. Answers in another encoding,
+//     of another kind, or that it does not decode exactly as the typed
+//     client would (a JSON list with a member in another case, or
+//     repeated), and requests that fail before an answer are listed again
+//     through api.List (after an answer in another encoding, every list
+//     goes there);
 //   - watches, of any API type: it watches through a REST client of its
 //     own with api's server, path and HTTP client, asking for protobuf
 //     (when T has generated protobuf code) or JSON (custom resources), with

@@ -57,8 +57,7 @@ type protobufList[T Object] struct {
 // protobuf list of the expected kind, for the caller to decode it some other
 // way; any other error is an error of the body: it cannot be read, or it is
 // not a valid message.
-func (d *protobufList[T]) decode(body io.Reader) (*ItemList[T], error) {
-	br := bufio.NewReaderSize(body, 64<<10)
+func (d *protobufList[T]) decode(br *bufio.Reader) (*ItemList[T], error) {
 	if head, err := br.Peek(len(protobufPrefix)); err != nil || !bytes.Equal(head, protobufPrefix) {
 		return nil, errNotProtobuf
 	}

@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"reflect"
@@ -28,24 +30,25 @@ func init() {
 }
 
 // restList lists a resource through its REST client and decodes protobuf
-// responses as they arrive (protobufList), falling back to the typed
-// client's List for anything else.
+// and JSON responses as they arrive (protobufList, jsonList), falling back
+// to the typed client's List for anything else.
 type restList[T Object, L runtime.Object] struct {
 	client    rest.Interface
 	namespace string
 	resource  string
-	decoder   protobufList[T]
+	protobuf  *protobufList[T] // nil when T has no generated protobuf code
+	json      jsonList[T]
 	typed     func(context.Context, metav1.ListOptions) (L, error)
-	// typedOnly is set once a response was not in protobuf: the client
-	// is configured for another encoding, and every later list goes to
-	// the typed client.
+	// typedOnly is set once a response was in another encoding: the
+	// client is configured for it, and every later list goes to the
+	// typed client.
 	typedOnly atomic.Bool
 }
 
 // newRESTList returns the LIST of resource in namespace through client,
 // with typed, the typed client's List, for what it does not decode itself,
-// or nil when it cannot decode: client is nil, T has no generated protobuf
-// code, or L is not a pointer to a named type.
+// or nil when it cannot decode: client is nil, T is not a pointer to a
+// struct, or L is not a pointer to a named type.
 func newRESTList[T Object, L runtime.Object](client rest.Interface, namespace, resource string, typed func(context.Context, metav1.ListOptions) (L, error)) func(context.Context, metav1.ListOptions) (runtime.Object, error) {
 	if client == nil || resource == "" {
 		return nil
@@ -53,33 +56,33 @@ func newRESTList[T Object, L runtime.Object](client rest.Interface, namespace, r
 	if v := reflect.ValueOf(client); v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil // fake clientsets' GetClient: a nil *rest.RESTClient
 	}
-	newItem, ok := newObjectFunc[T]()
-	if !ok {
+	newItem, hasProtobuf := newObjectFunc[T]()
+	if newItem == nil || reflect.TypeFor[T]().Elem().Kind() != reflect.Struct {
 		return nil
 	}
 	lt := reflect.TypeFor[L]()
 	if lt.Kind() != reflect.Pointer || lt.Elem().Name() == "" {
 		return nil
 	}
+	apiVersion, listKind := client.APIVersion().String(), lt.Elem().Name()
 	r := &restList[T, L]{
 		client:    client,
 		namespace: namespace,
 		resource:  resource,
-		decoder: protobufList[T]{
-			apiVersion: client.APIVersion().String(),
-			listKind:   lt.Elem().Name(),
-			newItem:    newItem,
-		},
-		typed: typed,
+		json:      jsonList[T]{apiVersion: apiVersion, listKind: listKind, newItem: newItem},
+		typed:     typed,
+	}
+	if hasProtobuf {
+		r.protobuf = &protobufList[T]{apiVersion: apiVersion, listKind: listKind, newItem: newItem}
 	}
 	return r.list
 }
 
 // list sends the request a generated typed client's List sends and decodes
-// the response as it arrives. A response it does not decode (not protobuf,
-// another kind) is listed again through the typed client, as is a request
-// that failed before a response (the typed client retries those that may
-// pass, as a reset connection).
+// the response as it arrives. A response it does not decode (in another
+// encoding, of another kind) is listed again through the typed client, as
+// is a request that failed before a response (the typed client retries
+// those that may pass, as a reset connection).
 func (r *restList[T, L]) list(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 	if r.typedOnly.Load() {
 		return r.typed(ctx, opts)
@@ -91,8 +94,11 @@ func (r *restList[T, L]) list(ctx context.Context, opts metav1.ListOptions) (run
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
-	body, err := r.client.Get().
-		UseProtobufAsDefault().
+	req := r.client.Get()
+	if r.protobuf != nil {
+		req = req.UseProtobufAsDefault()
+	}
+	body, err := req.
 		NamespaceIfScoped(r.namespace, r.namespace != "").
 		Resource(r.resource).
 		SpecificallyVersionedParams(&opts, parameterCodec, versionV1).
@@ -106,15 +112,31 @@ func (r *restList[T, L]) list(ctx context.Context, opts metav1.ListOptions) (run
 		return r.typed(ctx, opts)
 	}
 	defer body.Close()
-	list, err := r.decoder.decode(body)
+	list, err := r.decode(bufio.NewReaderSize(body, 64<<10))
 	switch {
-	case errors.Is(err, errNotProtobuf):
+	case errors.Is(err, errNotDecoded):
 		r.typedOnly.Store(true)
 		return r.typed(ctx, opts)
-	case errors.Is(err, errOtherBody):
+	case errors.Is(err, errOtherBody), errors.Is(err, errJSONOther):
 		return r.typed(ctx, opts)
 	case err != nil:
 		return nil, err
 	}
 	return list, nil
+}
+
+// decode decodes a body in protobuf (when T has protobuf code) or in JSON;
+// a body in another encoding is errNotDecoded.
+func (r *restList[T, L]) decode(br *bufio.Reader) (*ItemList[T], error) {
+	if head, err := br.Peek(len(protobufPrefix)); err == nil && bytes.Equal(head, protobufPrefix) {
+		if r.protobuf == nil {
+			return nil, errNotDecoded
+		}
+		return r.protobuf.decode(br)
+	}
+	s := jsonStream{br: br}
+	if c, err := s.peek(); err != nil || c != '{' {
+		return nil, errNotDecoded
+	}
+	return r.json.decode(br)
 }

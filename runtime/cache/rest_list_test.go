@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -35,9 +36,10 @@ type listServer struct {
 	t    *testing.T
 	list runtime.Object // what a LIST answers, in the encoding the client accepts first
 	json bool           // answer in JSON even when the client accepts protobuf
+	yaml bool           // answer in YAML, whatever the client accepts
 	// status, when set, answers every request with this error.
 	status *metav1.Status
-	// corrupt, when set, changes a protobuf LIST body before it is sent.
+	// corrupt, when set, changes a LIST body before it is sent.
 	corrupt func([]byte) []byte
 	// drop is how many of the next requests get their connection closed
 	// without an answer.
@@ -63,7 +65,10 @@ func (s *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	mediaType := runtime.ContentTypeJSON
-	if !s.json && strings.HasPrefix(r.Header.Get("Accept"), runtime.ContentTypeProtobuf) {
+	switch {
+	case s.yaml:
+		mediaType = runtime.ContentTypeYAML
+	case !s.json && strings.HasPrefix(r.Header.Get("Accept"), runtime.ContentTypeProtobuf):
 		mediaType = runtime.ContentTypeProtobuf
 	}
 	obj, code := s.list, http.StatusOK
@@ -79,7 +84,7 @@ func (s *listServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.t.Error(err)
 		return
 	}
-	if s.corrupt != nil && mediaType == runtime.ContentTypeProtobuf {
+	if s.corrupt != nil {
 		body = s.corrupt(body)
 	}
 	w.Header().Set("Content-Type", mediaType)
@@ -178,17 +183,32 @@ func itemsOf(t *testing.T, obj runtime.Object) []*corev1.Pod {
 }
 
 func TestClientListWatchDecodesProtobufListsAsTheTypedClientDoes(t *testing.T) {
+	checkListsDecodedAsTheTypedClient(t, false)
+}
+
+func TestClientListWatchDecodesJSONListsAsTheTypedClientDoes(t *testing.T) {
+	checkListsDecodedAsTheTypedClient(t, true)
+}
+
+// checkListsDecodedAsTheTypedClient lists pods through a ListWatch and
+// through the typed client, served in JSON or in protobuf: the ListWatch
+// must decode the answer itself, into the typed client's items.
+func checkListsDecodedAsTheTypedClient(t *testing.T, inJSON bool) {
 	for _, n := range []int{0, 1, 5, 3*decodeBatch + 7, 700} {
-		s := &listServer{list: testPodList(t, n)}
+		s := &listServer{list: testPodList(t, n), json: inJSON}
 		cs := serveList(t, s)
 		for _, ns := range []string{"", "ns-1"} {
 			pods := cs.CoreV1().Pods(ns)
 			lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
 			timeout := int64(30)
 			opts := metav1.ListOptions{LabelSelector: "app=a,tier!=b", FieldSelector: "spec.nodeName=n", ResourceVersion: "0", ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan, Limit: 500, Continue: "c", TimeoutSeconds: &timeout}
+			before := len(s.queries)
 			got, gotErr, want, wantErr := listBoth(t, s, lw, pods, opts)
 			if gotErr != nil || wantErr != nil {
 				t.Fatalf("n=%d: errors %v, %v", n, gotErr, wantErr)
+			}
+			if requests := len(s.queries) - before; requests != 2 {
+				t.Fatalf("n=%d: %d requests, want one of the ListWatch's and one of the typed client's", n, requests)
 			}
 			il, ok := got.(*ItemList[*corev1.Pod])
 			if !ok {
@@ -237,7 +257,12 @@ func TestClientListWatchDecodesOtherResponsesAsTheTypedClientDoes(t *testing.T) 
 		wantType any
 		wantErr  func(error) bool
 	}{
-		{name: "json", s: &listServer{list: list, json: true}, wantType: &corev1.PodList{}},
+		{name: "yaml", s: &listServer{list: list, yaml: true}, wantType: &corev1.PodList{}},
+		{name: "json, another kind", s: &listServer{list: list, json: true, corrupt: corruptKind}, wantErr: runtime.IsNotRegisteredError},
+		{name: "json, bad item", s: &listServer{list: list, json: true, corrupt: func(b []byte) []byte {
+			return []byte(strings.Replace(string(b), `"name":"`+list.Items[2].Name+`"`, `"name":7`, 1))
+		}}, wantErr: func(err error) bool { return err != nil }},
+		{name: "json, cut short", s: &listServer{list: list, json: true, corrupt: func(b []byte) []byte { return b[:len(b)/2] }}, wantErr: func(err error) bool { return err != nil }},
 		{name: "another kind", s: &listServer{list: list, corrupt: corruptKind}, wantErr: runtime.IsNotRegisteredError},
 		{name: "bad item", s: &listServer{list: list, corrupt: corruptItem}, wantErr: func(err error) bool { return err != nil }},
 		{name: "cut short", s: &listServer{list: list, corrupt: func(b []byte) []byte { return b[:len(b)/2] }}, wantErr: func(err error) bool { return err != nil }},
@@ -271,8 +296,8 @@ func TestClientListWatchDecodesOtherResponsesAsTheTypedClientDoes(t *testing.T) 
 	}
 }
 
-func TestClientListWatchListsThroughTheTypedClientOnceAnAnswerWasNotProtobuf(t *testing.T) {
-	s := &listServer{list: testPodList(t, 3), json: true}
+func TestClientListWatchListsThroughTheTypedClientOnceAnAnswerWasInAnotherEncoding(t *testing.T) {
+	s := &listServer{list: testPodList(t, 3), yaml: true}
 	cs := serveList(t, s)
 	lw := NewClientListWatch[*corev1.Pod](cs.CoreV1().Pods(""), "pods", nil, nil)
 	for i, want := range []int{2, 1, 1} { // the first answer is read, then asked again
@@ -356,7 +381,7 @@ func (p *noProtobuf) DeepCopyObject() runtime.Object { return &noProtobuf{*p.Dee
 // Unmarshal hides the pod's: a method of another signature.
 func (p *noProtobuf) Unmarshal() {}
 
-func TestNewRESTListNeedsAClientAndProtobufTypes(t *testing.T) {
+func TestNewRESTListNeedsAClient(t *testing.T) {
 	cs, err := kubernetes.NewForConfig(&rest.Config{Host: "http://localhost:1"})
 	if err != nil {
 		t.Fatal(err)
@@ -371,7 +396,7 @@ func TestNewRESTListNeedsAClientAndProtobufTypes(t *testing.T) {
 		{"pods", newRESTList[*corev1.Pod, *corev1.PodList](rc, "", "pods", nil), true},
 		{"nil client", newRESTList[*corev1.Pod, *corev1.PodList](nilClient, "", "pods", nil), false},
 		{"no resource", newRESTList[*corev1.Pod, *corev1.PodList](rc, "", "", nil), false},
-		{"no protobuf", newRESTList[*noProtobuf, *corev1.PodList](rc, "", "pods", nil), false},
+		{"no protobuf (decoded from JSON)", newRESTList[*noProtobuf, *corev1.PodList](rc, "", "pods", nil), true},
 	} {
 		if got := tc.fast != nil; got != tc.want {
 			t.Errorf("%s: fast path %v, want %v", tc.name, got, tc.want)
@@ -419,7 +444,7 @@ func FuzzProtobufList(f *testing.F) {
 	dec := scheme.Codecs.UniversalDeserializer()
 	d := protobufList[*corev1.Pod]{apiVersion: "v1", listKind: "PodList", newItem: func() *corev1.Pod { return &corev1.Pod{} }}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		got, err := d.decode(bytes.NewReader(body))
+		got, err := d.decode(bufio.NewReader(bytes.NewReader(body)))
 		if errors.Is(err, errNotProtobuf) || errors.Is(err, errOtherBody) {
 			return // the typed client decodes it
 		}
