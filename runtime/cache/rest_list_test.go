@@ -19,6 +19,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -468,4 +469,38 @@ func FuzzProtobufList(f *testing.F) {
 			}
 		}
 	})
+}
+
+// unnamedPod is a pointer to an unnamed struct type: no kind names it.
+type unnamedPod = *struct{ corev1.Pod }
+
+func TestNewRESTWatchNeedsAClientOfAGroupVersionAndANamedType(t *testing.T) {
+	cs, err := kubernetes.NewForConfig(&rest.Config{Host: "http://localhost:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := cs.CoreV1().RESTClient()
+	noVersion, err := rest.RESTClientFor(&rest.Config{Host: "http://localhost:1", ContentConfig: rest.ContentConfig{
+		GroupVersion: &schema.GroupVersion{}, NegotiatedSerializer: scheme.Codecs.WithoutConversion(),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nilClient *rest.RESTClient
+	for _, tc := range []struct {
+		name string
+		fast func(context.Context, metav1.ListOptions) (watch.Interface, error)
+		want bool
+	}{
+		{"pods", newRESTWatch[*corev1.Pod](rc, "", "pods", nil), true},
+		{"no protobuf (decoded from JSON)", newRESTWatch[*noProtobuf](rc, "", "pods", nil), true},
+		{"nil client", newRESTWatch[*corev1.Pod](nilClient, "", "pods", nil), false},
+		{"no resource", newRESTWatch[*corev1.Pod](rc, "", "", nil), false},
+		{"no version", newRESTWatch[*corev1.Pod](noVersion, "", "pods", nil), false},
+		{"unnamed type", newRESTWatch[unnamedPod](rc, "", "pods", nil), false},
+	} {
+		if got := tc.fast != nil; got != tc.want {
+			t.Errorf("%s: fast path %v, want %v", tc.name, got, tc.want)
+		}
+	}
 }

@@ -32,7 +32,8 @@ type restWatch[T Object] struct {
 // newRESTWatch returns the WATCH of resource in namespace through a REST
 // client made from client, with typed, the typed client's Watch, for a
 // server that answers in another encoding; or nil when client is not a
-// *rest.RESTClient or T is not a pointer to a struct.
+// *rest.RESTClient of a group version, or T is not a pointer to a named
+// struct.
 func newRESTWatch[T Object](client rest.Interface, namespace, resource string, typed func(context.Context, metav1.ListOptions) (watch.Interface, error)) func(context.Context, metav1.ListOptions) (watch.Interface, error) {
 	rc, ok := client.(*rest.RESTClient)
 	if !ok || rc == nil || resource == "" {
@@ -44,6 +45,9 @@ func newRESTWatch[T Object](client rest.Interface, namespace, resource string, t
 	}
 	gv := rc.APIVersion()
 	kind := reflect.TypeFor[T]().Elem().Name()
+	if gv.Version == "" || kind == "" {
+		return nil // no kind a scheme could know T by
+	}
 	formats := map[string]watchFormat{runtime.ContentTypeJSON: newJSONWatch(gv, kind, newItem)}
 	contentType, accept := runtime.ContentTypeJSON, runtime.ContentTypeJSON
 	if hasProtobuf {
