@@ -44,8 +44,18 @@ func decodeClient(b *testing.B, mediaType, contentType string, body []byte) (kub
 	return cs, srv.Close
 }
 
-// reportDecode reports the per-object metrics of a decode benchmark.
-func reportDecode(b *testing.B, sum *procstat.Totals, per string) {
+// decodeLoop runs one decoding of decodeObjects objects per iteration of
+// b and reports, per object (per: "event" or "item"), the wall and CPU time
+// and the allocations.
+func decodeLoop(b *testing.B, per string, decode func()) {
+	var sum procstat.Totals
+	for b.Loop() {
+		var before, after procstat.Sample
+		before.MustRead(b)
+		decode()
+		after.MustRead(b)
+		sum.Add(&before, &after)
+	}
 	total := float64(b.N * decodeObjects)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/total, "ns/"+per)
 	b.ReportMetric(float64(sum.CPU.Nanoseconds())/total, "cpu-ns/"+per)
@@ -92,10 +102,7 @@ func BenchmarkWatchDecode(b *testing.B) {
 			watch func(context.Context, metav1.ListOptions) (watch.Interface, error)
 		}{{"ours", lw.lw.WatchFuncWithContext}, {"clientgo", typed.Watch}} {
 			b.Run(encoding.name+"/"+side.name, func(b *testing.B) {
-				var sum procstat.Totals
-				for b.Loop() {
-					var before, after procstat.Sample
-					before.MustRead(b)
+				decodeLoop(b, "event", func() {
 					w, err := side.watch(context.Background(), metav1.ListOptions{})
 					if err != nil {
 						b.Fatal(err)
@@ -107,13 +114,10 @@ func BenchmarkWatchDecode(b *testing.B) {
 						}
 						n++
 					}
-					after.MustRead(b)
-					sum.Add(&before, &after)
 					if n != len(events) {
 						b.Fatalf("%d events, want %d", n, len(events))
 					}
-				}
-				reportDecode(b, &sum, "event")
+				})
 			})
 		}
 		stop()
@@ -148,21 +152,15 @@ func BenchmarkListDecode(b *testing.B) {
 			return typed.List(ctx, opts)
 		}}} {
 			b.Run(encoding.name+"/"+side.name, func(b *testing.B) {
-				var sum procstat.Totals
-				for b.Loop() {
-					var before, after procstat.Sample
-					before.MustRead(b)
+				decodeLoop(b, "item", func() {
 					got, err := side.list(context.Background(), metav1.ListOptions{})
 					if err != nil {
 						b.Fatal(err)
 					}
-					after.MustRead(b)
-					sum.Add(&before, &after)
 					if _, isOurs := got.(*ItemList[*corev1.Pod]); isOurs != (side.name == "ours") {
 						b.Fatalf("a %T", got)
 					}
-				}
-				reportDecode(b, &sum, "item")
+				})
 			})
 		}
 		stop()

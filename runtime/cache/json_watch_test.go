@@ -154,8 +154,9 @@ func (w *Widget) DeepCopyObject() runtime.Object {
 
 var widgetVersion = schema.GroupVersion{Group: "shop.example.com", Version: "v1"}
 
-// widgetServer answers every request with events, in JSON, as the API
-// server streams a custom resource's watch; it records the Accept headers.
+// widgetServer answers every request with events (a watch stream or a
+// list), in JSON, as the API server answers for a custom resource; it
+// records the Accept headers.
 type widgetServer struct {
 	events  []byte
 	accepts []string
@@ -165,6 +166,30 @@ func (s *widgetServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.accepts = append(s.accepts, r.Header.Get("Accept"))
 	w.Header().Set("Content-Type", runtime.ContentTypeJSON)
 	_, _ = w.Write(s.events)
+}
+
+// serveWidgets starts s and returns a REST client for it, as the generated
+// clientset of the custom resource Widget makes.
+func serveWidgets(t *testing.T, s *widgetServer) *rest.RESTClient {
+	t.Helper()
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	scheme := runtime.NewScheme()
+	scheme.AddKnownTypes(widgetVersion, &Widget{}, &WidgetList{})
+	metav1.AddToGroupVersion(scheme, widgetVersion)
+	rc, err := rest.RESTClientFor(&rest.Config{
+		Host:    srv.URL,
+		APIPath: "/apis",
+		QPS:     -1,
+		ContentConfig: rest.ContentConfig{
+			GroupVersion:         &widgetVersion,
+			NegotiatedSerializer: rest.CodecFactoryForGeneratedClient(scheme, serializer.NewCodecFactory(scheme)).WithoutConversion(),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rc
 }
 
 // widgetEvents returns the JSON stream of n events of every type over
@@ -205,23 +230,7 @@ func widgetEvents(t *testing.T, n int) []byte {
 func TestRESTWatchDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
 	for _, n := range []int{0, 1, 300} {
 		s := &widgetServer{events: widgetEvents(t, n)}
-		srv := httptest.NewServer(s)
-		defer srv.Close()
-		scheme := runtime.NewScheme()
-		scheme.AddKnownTypes(widgetVersion, &Widget{})
-		metav1.AddToGroupVersion(scheme, widgetVersion)
-		rc, err := rest.RESTClientFor(&rest.Config{
-			Host:    srv.URL,
-			APIPath: "/apis",
-			QPS:     -1,
-			ContentConfig: rest.ContentConfig{
-				GroupVersion:         &widgetVersion,
-				NegotiatedSerializer: rest.CodecFactoryForGeneratedClient(scheme, serializer.NewCodecFactory(scheme)).WithoutConversion(),
-			},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rc := serveWidgets(t, s)
 		typed := func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 			opts.Watch = true
 			return rc.Get().Namespace("ns").Resource("widgets").VersionedParams(&opts, metav1.ParameterCodec).Watch(ctx)
@@ -368,23 +377,7 @@ func TestRESTListDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := &widgetServer{events: body}
-		srv := httptest.NewServer(s)
-		defer srv.Close()
-		scheme := runtime.NewScheme()
-		scheme.AddKnownTypes(widgetVersion, &Widget{}, &WidgetList{})
-		metav1.AddToGroupVersion(scheme, widgetVersion)
-		rc, err := rest.RESTClientFor(&rest.Config{
-			Host:    srv.URL,
-			APIPath: "/apis",
-			QPS:     -1,
-			ContentConfig: rest.ContentConfig{
-				GroupVersion:         &widgetVersion,
-				NegotiatedSerializer: rest.CodecFactoryForGeneratedClient(scheme, serializer.NewCodecFactory(scheme)).WithoutConversion(),
-			},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		rc := serveWidgets(t, s)
 		typed := func(ctx context.Context, opts metav1.ListOptions) (*WidgetList, error) {
 			out := &WidgetList{}
 			err := rc.Get().Namespace("ns").Resource("widgets").VersionedParams(&opts, metav1.ParameterCodec).Do(ctx).Into(out)

@@ -182,14 +182,17 @@ func TestClientListWatchDecodesProtobufWatchesAsTheTypedClientDoes(t *testing.T)
 	}
 }
 
+// badEventCase is a corruption of a watch stream of five events.
+type badEventCase struct {
+	name    string
+	corrupt func([]byte) []byte
+	want    int // events before the error event; -1: the watch ends quietly
+}
+
 func TestClientListWatchEndsAWatchOnABadEventAsTheTypedClientDoes(t *testing.T) {
 	events := testWatchEvents(t, 5)
 	secondName := events[1].Object.(*corev1.Pod).Name
-	for _, tc := range []struct {
-		name    string
-		corrupt func([]byte) []byte
-		want    int // events before the error event
-	}{
+	runBadEventCases(t, events, false, []badEventCase{
 		{"bad object", func(b []byte) []byte {
 			// The second pod's name, its first byte replaced by a tag of
 			// an impossible wire type.
@@ -202,21 +205,13 @@ func TestClientListWatchEndsAWatchOnABadEventAsTheTypedClientDoes(t *testing.T) 
 			return bytes.Replace(b, []byte("\x12\x03Pod"), []byte("\x12\x03Pot"), 1)
 		}, 0},
 		{"cut short", func(b []byte) []byte { return b[:len(b)/2] }, -1},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			checkBadEventWatch(t, &watchServer{events: events, corrupt: tc.corrupt}, len(events), tc.want)
-		})
-	}
+	})
 }
 
 func TestClientListWatchEndsAJSONWatchOnABadEventAsTheTypedClientDoes(t *testing.T) {
 	events := testWatchEvents(t, 5)
 	secondName := events[1].Object.(*corev1.Pod).Name
-	for _, tc := range []struct {
-		name    string
-		corrupt func([]byte) []byte
-		want    int // events before the error event
-	}{
+	runBadEventCases(t, events, true, []badEventCase{
 		{"bad object", func(b []byte) []byte {
 			// The second pod's name unquoted: its event is no valid JSON.
 			return bytes.Replace(b, []byte(`"`+secondName+`"`), []byte(secondName), 1)
@@ -229,9 +224,15 @@ func TestClientListWatchEndsAJSONWatchOnABadEventAsTheTypedClientDoes(t *testing
 			return append(append(bytes.Clone(b[:i]), "17\n"...), b[i:]...)
 		}, 1},
 		{"cut short", func(b []byte) []byte { return b[:len(b)/2] }, -1},
-	} {
+	})
+}
+
+// runBadEventCases runs checkBadEventWatch on each case, the events served
+// in JSON or in protobuf.
+func runBadEventCases(t *testing.T, events []watch.Event, inJSON bool, cases []badEventCase) {
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			checkBadEventWatch(t, &watchServer{events: events, corrupt: tc.corrupt, jsonOnly: true}, len(events), tc.want)
+			checkBadEventWatch(t, &watchServer{events: events, corrupt: tc.corrupt, jsonOnly: inJSON}, len(events), tc.want)
 		})
 	}
 }
