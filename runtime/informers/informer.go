@@ -68,10 +68,10 @@ func (c clientFuncs[L]) Watch(ctx context.Context, opts metav1.ListOptions) (wat
 // NewClientInformer returns a new, not started informer of the resource gvr
 // over api, a typed client (such as clientset.CoreV1().Pods(namespace)),
 // configured by options, as NewInformer does over api's List and Watch. The
-// difference is in decoding: over one of client-go's generated typed clients
-// and an API type with generated protobuf code, the informer decodes
-// protobuf LIST responses and watch streams itself, on several goroutines
-// (cache.NewClientListWatch).
+// difference is in decoding: over one of client-go's generated typed
+// clients, the informer decodes LIST responses and watch streams itself, in
+// protobuf (API types with generated protobuf code) or in JSON (custom
+// resources), on several goroutines (cache.NewClientListWatch).
 func NewClientInformer[T cache.Object, L runtime.Object](
 	api cache.TypedClient[L],
 	client any,
