@@ -23,12 +23,12 @@ import (
 // them for client-go's typed clients: non-strict, and the object's group,
 // version and kind then cleared, as runtime.WithoutVersionDecoder clears
 // them. An event as the API server writes it, {"type":"...","object":{...}},
-// whose object is of T's kind, is cut into its type and its object, and
-// the object is decoded straight into a new T, by the serializer's own
+// whose object is of T's kind, is cut into its type and its object, and the
+// object is decoded straight into a new T, by the serializer's own
 // unmarshalling function; every other event, and every event whose object
-// does not decode so, goes through the serializer, over a scheme that knows T's kind and metav1's types (Status,
-// the object of an ERROR event): an object of any other kind is an error of
-// its event.
+// does not decode so, goes through the serializer, over a scheme that knows
+// T's kind and metav1's types (Status, the object of an ERROR event): an
+// object of any other kind is an error of its event.
 type jsonWatch[T Object] struct {
 	gvk     schema.GroupVersionKind
 	newItem func() T
@@ -101,9 +101,9 @@ func (j jsonWatch[T]) decodeItem(raw []byte) (obj T, ok bool) {
 }
 
 // cutJSONWatchEvent cuts an event written as the API server writes them, an
-// object of two members, "type" with a string of capital letters and
-// "object" with an object, into the type and the object's bytes. ok is false for
-// any other event, which the serializer then decodes.
+// object of two members, "type" with a string of capital letters and "object"
+// with an object, into the type and the object's bytes. ok is false for any
+// other event, which the serializer then decodes.
 func cutJSONWatchEvent(frame []byte) (typ string, raw []byte, ok bool) {
 	var gotType, gotObject bool
 	ok = jsonMembers(frame, func(key, value []byte) bool {
