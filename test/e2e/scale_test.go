@@ -234,16 +234,28 @@ func scalePods(n int, namespaces []string, run string) []*corev1.Pod {
 // the test on the first error.
 func scaleCreatePods(ctx context.Context, t *testing.T, client kubernetes.Interface, pods []*corev1.Pod) {
 	t.Helper()
+	scaleCreate(ctx, t, len(pods), func(ctx context.Context, i int) error {
+		p := pods[i]
+		if _, err := client.CoreV1().Pods(p.Namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("creating pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
+		return nil
+	})
+}
+
+// scaleCreate calls create for 0 to n-1 on scaleWriters concurrent writers,
+// and fails the test on the first error, after which no more are created.
+func scaleCreate(ctx context.Context, t *testing.T, n int, create func(ctx context.Context, i int) error) {
+	t.Helper()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range scaleWriters {
 		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(pods) && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-				p := pods[i]
-				if _, err := client.CoreV1().Pods(p.Namespace).Create(ctx, p, metav1.CreateOptions{}); err != nil {
-					cancel(fmt.Errorf("creating pod %s/%s: %w", p.Namespace, p.Name, err))
+			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
+				if err := create(ctx, i); err != nil {
+					cancel(err)
 				}
 			}
 		})

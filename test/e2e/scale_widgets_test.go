@@ -8,8 +8,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -185,29 +183,18 @@ func scaleWidgetStream(ctx context.Context, t *testing.T, client versioned.Inter
 // writers; each has a few containers and a few kilobytes of spec.
 func scaleCreateWidgets(ctx context.Context, t *testing.T, client versioned.Interface, ns string, n int) {
 	t.Helper()
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range scaleWriters {
-		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < n && ctx.Err() == nil; i = int(next.Add(1) - 1) {
-				images := []string{fmt.Sprintf("registry.example.com/team-%d/app:%d", i%17, i%5), "registry.example.com/sidecar/log-shipper:1.4"}
-				w := newWidget(fmt.Sprintf("widget-%05d", i), []string{"red", "green", "blue"}[i%3], int32(i%9), images...)
-				w.Labels = map[string]string{"app": fmt.Sprint("app-", i%50), "team": fmt.Sprint("team-", i%17)}
-				w.Annotations = map[string]string{
-					"example.com/config": strings.Repeat(fmt.Sprintf(`{"key-%d":"value of setting %d","enabled":true},`, i%13, i), 30),
-				}
-				if _, err := client.ShopV1().Widgets(ns).Create(ctx, w, metav1.CreateOptions{}); err != nil {
-					cancel(fmt.Errorf("creating widget %d: %w", i, err))
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		t.Fatal(err)
-	}
+	scaleCreate(ctx, t, n, func(ctx context.Context, i int) error {
+		images := []string{fmt.Sprintf("registry.example.com/team-%d/app:%d", i%17, i%5), "registry.example.com/sidecar/log-shipper:1.4"}
+		w := newWidget(fmt.Sprintf("widget-%05d", i), []string{"red", "green", "blue"}[i%3], int32(i%9), images...)
+		w.Labels = map[string]string{"app": fmt.Sprint("app-", i%50), "team": fmt.Sprint("team-", i%17)}
+		w.Annotations = map[string]string{
+			"example.com/config": strings.Repeat(fmt.Sprintf(`{"key-%d":"value of setting %d","enabled":true},`, i%13, i), 30),
+		}
+		if _, err := client.ShopV1().Widgets(ns).Create(ctx, w, metav1.CreateOptions{}); err != nil {
+			return fmt.Errorf("creating widget %d: %w", i, err)
+		}
+		return nil
+	})
 }
 
 // checkWidgets fails t unless store holds exactly the widgets of want, at
