@@ -52,19 +52,12 @@ func (d *jsonList[T]) decode(br *bufio.Reader) (*ItemList[T], error) {
 	}()
 	seen := map[string]bool{}
 	for first := true; ; first = false {
-		c, err := s.peek()
+		more, err := s.next('}', first)
 		if err != nil {
-			return nil, unexpectedEOF(err)
+			return nil, err
 		}
-		if c == '}' {
-			_, _ = br.Discard(1)
+		if !more {
 			break
-		}
-		if !first {
-			if c != ',' {
-				return nil, errJSONOther
-			}
-			_, _ = br.Discard(1)
 		}
 		key, err := s.key()
 		if err != nil {
@@ -161,31 +154,28 @@ func (d *jsonList[T]) readItems(s *jsonStream) (*itemPipeline[T], error) {
 		obj := d.newItem()
 		return obj, kjson.UnmarshalCaseSensitivePreserveInts(item, obj)
 	})
+	read := false
+	defer func() {
+		if !read {
+			_, _ = items.finish() // the goroutines end
+		}
+	}()
 	var arena []byte
 	for first := true; ; first = false {
-		c, err := s.peek()
+		more, err := s.next(']', first)
 		if err != nil {
-			_, _ = items.finish()
-			return nil, unexpectedEOF(err)
+			return nil, err
 		}
-		if c == ']' {
-			_, _ = s.br.Discard(1)
+		if !more {
+			read = true
 			return items, nil
 		}
-		if !first {
-			if c != ',' {
-				_, _ = items.finish()
-				return nil, errJSONOther
-			}
-			_, _ = s.br.Discard(1)
-		}
 		item, err := s.value(&arena, itemArena, math.MaxInt, false)
-		if err == nil && !items.add(item) {
-			err = errJSONOther // an item failed to decode
-		}
 		if err != nil {
-			_, _ = items.finish()
 			return nil, err
+		}
+		if !items.add(item) {
+			return nil, errJSONOther // an item failed to decode
 		}
 	}
 }
@@ -209,6 +199,27 @@ func (s *jsonStream) peek() (byte, error) {
 	}
 }
 
+// next reads what stands before the next member of an object or element of
+// an array: nothing before the first, a comma before any other. At the end,
+// it reads the closing bracket close and reports false.
+func (s *jsonStream) next(close byte, first bool) (bool, error) {
+	c, err := s.peek()
+	if err != nil {
+		return false, unexpectedEOF(err)
+	}
+	if c == close {
+		_, _ = s.br.Discard(1)
+		return false, nil
+	}
+	if !first {
+		if c != ',' {
+			return false, errJSONOther
+		}
+		_, _ = s.br.Discard(1)
+	}
+	return true, nil
+}
+
 // key reads an object's key and its colon. A key with an escape or a byte
 // outside ASCII is errJSONOther: the serializer may match it to a member.
 func (s *jsonStream) key() (string, error) {
@@ -227,12 +238,10 @@ func (s *jsonStream) key() (string, error) {
 			return "", unexpectedEOF(err)
 		}
 	}
-	key := string(raw[:len(raw)-1])
-	for i := range len(key) {
-		if c := key[i]; c == '\\' || c >= 0x80 || c < 0x20 {
-			return "", errJSONOther
-		}
+	if !isPlainJSONKey(raw[:len(raw)-1]) {
+		return "", errJSONOther
 	}
+	key := string(raw[:len(raw)-1])
 	if c, err := s.peek(); err != nil || c != ':' {
 		return "", errOr(err)
 	}
@@ -315,7 +324,7 @@ func (s *jsonStream) scalar() ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if c := b[0]; c == ',' || c == '}' || c == ']' || isJSONSpace(c) {
+		if isJSONDelimiter(b[0]) {
 			return out, nil
 		}
 		out = append(out, b[0])

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -144,14 +145,8 @@ func jsonMembers(data []byte, keep func(key, value []byte) bool) bool {
 		if data[i] != '"' {
 			return false
 		}
-		end := i + 1
-		for end < len(data) && data[end] != '"' {
-			if c := data[end]; c == '\\' || c >= 0x80 || c < 0x20 {
-				return false
-			}
-			end++
-		}
-		if end == len(data) {
+		end := bytes.IndexByte(data[i+1:], '"') + i + 1
+		if end == i || !isPlainJSONKey(data[i+1:end]) {
 			return false
 		}
 		key := data[i+1 : end]
@@ -207,12 +202,27 @@ func jsonValueLen(data []byte) int {
 		return 0
 	}
 	for i, c := range data {
-		if c == ',' || c == '}' || c == ']' || isJSONSpace(c) {
+		if isJSONDelimiter(c) {
 			return i
 		}
 	}
 	return len(data)
 }
+
+// isPlainJSONKey reports whether the bytes of a key between its quotes are
+// ASCII without escapes or control characters: the key is what they say,
+// and no other key folds to it.
+func isPlainJSONKey(key []byte) bool {
+	for _, c := range key {
+		if c == '\\' || c >= 0x80 || c < 0x20 {
+			return false
+		}
+	}
+	return true
+}
+
+// isJSONDelimiter reports whether c ends a number or a literal.
+func isJSONDelimiter(c byte) bool { return c == ',' || c == '}' || c == ']' || isJSONSpace(c) }
 
 func isUpperLetters(b []byte) bool {
 	for _, c := range b {
