@@ -35,12 +35,13 @@ type jsonList[T Object] struct {
 // read; "kind" and "apiVersion", when present, must name the list's kind;
 // any other member is checked to be valid JSON and skipped. The items keep
 // the kind and version they were written with, as in client-go's lists. It
-// returns errJSONOther for a body it does not decode so, having read at
-// most all of it; any other error is an error of reading the body.
+// returns errNotDecoded, having read at most the whitespace it starts with,
+// for a body that is not a JSON object, and errJSONOther for one it does not
+// decode so, having read at most all of it; any other error is an error of reading the body.
 func (d *jsonList[T]) decode(br *bufio.Reader) (*ItemList[T], error) {
 	s := jsonStream{br: br}
 	if c, err := s.peek(); err != nil || c != '{' {
-		return nil, errJSONOther
+		return nil, errNotDecoded
 	}
 	_, _ = br.Discard(1)
 	out := &ItemList[T]{}

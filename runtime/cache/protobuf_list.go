@@ -372,11 +372,11 @@ type protobufUnmarshaler interface {
 }
 
 // newObjectFunc returns a function that makes a new zero T, and whether T
-// decodes itself from protobuf (the API types' generated Unmarshal). T must
-// be a pointer type for the first.
+// decodes itself from protobuf (the API types' generated Unmarshal); nil
+// when T is not a pointer to a struct, which no decoder fills.
 func newObjectFunc[T Object]() (func() T, bool) {
 	t := reflect.TypeFor[T]()
-	if t.Kind() != reflect.Pointer {
+	if t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct {
 		return nil, false
 	}
 	elem := t.Elem()

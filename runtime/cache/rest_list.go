@@ -2,7 +2,6 @@ package cache
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"reflect"
@@ -57,7 +56,7 @@ func newRESTList[T Object, L runtime.Object](client rest.Interface, namespace, r
 		return nil // fake clientsets' GetClient: a nil *rest.RESTClient
 	}
 	newItem, hasProtobuf := newObjectFunc[T]()
-	if newItem == nil || reflect.TypeFor[T]().Elem().Kind() != reflect.Struct {
+	if newItem == nil {
 		return nil
 	}
 	lt := reflect.TypeFor[L]()
@@ -128,15 +127,10 @@ func (r *restList[T, L]) list(ctx context.Context, opts metav1.ListOptions) (run
 // decode decodes a body in protobuf (when T has protobuf code) or in JSON;
 // a body in another encoding is errNotDecoded.
 func (r *restList[T, L]) decode(br *bufio.Reader) (*ItemList[T], error) {
-	if head, err := br.Peek(len(protobufPrefix)); err == nil && bytes.Equal(head, protobufPrefix) {
-		if r.protobuf == nil {
-			return nil, errNotDecoded
+	if r.protobuf != nil {
+		if list, err := r.protobuf.decode(br); !errors.Is(err, errNotProtobuf) {
+			return list, err
 		}
-		return r.protobuf.decode(br)
-	}
-	s := jsonStream{br: br}
-	if c, err := s.peek(); err != nil || c != '{' {
-		return nil, errNotDecoded
 	}
 	return r.json.decode(br)
 }

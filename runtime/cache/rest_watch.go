@@ -40,7 +40,7 @@ func newRESTWatch[T Object](client rest.Interface, namespace, resource string, t
 		return nil
 	}
 	newItem, hasProtobuf := newObjectFunc[T]()
-	if newItem == nil || reflect.TypeFor[T]().Elem().Kind() != reflect.Struct {
+	if newItem == nil {
 		return nil
 	}
 	gv := rc.APIVersion()

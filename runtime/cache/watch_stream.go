@@ -34,9 +34,9 @@ const watchArena = 64 << 10
 // decoder in place of an event: the event's sequence number.
 const watchToken = 8
 
-// errNotDecoded is the error of a watch response in a content type the
+// errNotDecoded is the error of a list or watch response in an encoding the
 // runtime does not decode.
-var errNotDecoded = errors.New("not a watch stream in an encoding the runtime decodes")
+var errNotDecoded = errors.New("not in an encoding the runtime decodes")
 
 // watchFormat reads the watch events of one encoding.
 type watchFormat interface {
