@@ -93,12 +93,12 @@ func TestScaleWidgetInformerSyncTime(t *testing.T) {
 			return inf.RunWithContext, inf.HasSynced, inf.GetStore()
 		}},
 	}
-	syncs, cpus := map[string][]time.Duration{}, map[string][]time.Duration{}
-	var streams []time.Duration
+	samples := map[string][]scaleSample{}
+	var streams []scaleSample
 	for r := range rounds {
 		stream := scaleWidgetStream(ctx, t, client, ns)
 		t.Logf("round %d  %-9s  read  %6.3f s  (the watch-list stream alone, not decoded)", r+1, "stream", stream.Seconds())
-		streams = append(streams, stream)
+		streams = append(streams, scaleSample{sync: stream})
 		for i := range sides {
 			side := sides[(i+r)%len(sides)]
 			run, synced, store := side.build()
@@ -126,25 +126,14 @@ func TestScaleWidgetInformerSyncTime(t *testing.T) {
 				t.Errorf("%s: synced by %s, want one watch-list stream", side.name, sent)
 			}
 			checkWidgets(t, side.name, store, want)
-			syncs[side.name] = append(syncs[side.name], sync)
-			cpus[side.name] = append(cpus[side.name], spent)
+			samples[side.name] = append(samples[side.name], scaleSample{sync: sync, cpu: spent})
 		}
 	}
-	median := func(d []time.Duration) time.Duration {
-		d = append([]time.Duration(nil), d...)
-		for i := range d { // insertion sort: a few rounds
-			for j := i; j > 0 && d[j] < d[j-1]; j-- {
-				d[j], d[j-1] = d[j-1], d[j]
-			}
-		}
-		return d[len(d)/2]
-	}
-	ours, theirs := median(syncs["ours"]), median(syncs["client-go"])
-	oursCPU, theirsCPU := median(cpus["ours"]), median(cpus["client-go"])
+	ours, theirs := scaleMedian(samples["ours"]), scaleMedian(samples["client-go"])
 	t.Logf("%d widgets, %.0f B each in JSON, created in %.1f s; medians of %d rounds:", n, float64(scaleWidgetJSONBytes(t, listed))/float64(n), createTime.Seconds(), rounds)
-	t.Logf("sync, Run to synced (wall)  ours %7.3f s  client-go %7.3f s  ratio %5.2f", ours.Seconds(), theirs.Seconds(), ours.Seconds()/theirs.Seconds())
-	t.Logf("client CPU during the sync   ours %7.3f s  client-go %7.3f s  ratio %5.2f", oursCPU.Seconds(), theirsCPU.Seconds(), oursCPU.Seconds()/theirsCPU.Seconds())
-	t.Logf("the watch-list stream alone, read and not decoded: %.3f s", median(streams).Seconds())
+	t.Logf("sync, Run to synced (wall)  ours %7.3f s  client-go %7.3f s  ratio %5.2f", ours.sync.Seconds(), theirs.sync.Seconds(), ours.sync.Seconds()/theirs.sync.Seconds())
+	t.Logf("client CPU during the sync   ours %7.3f s  client-go %7.3f s  ratio %5.2f", ours.cpu.Seconds(), theirs.cpu.Seconds(), ours.cpu.Seconds()/theirs.cpu.Seconds())
+	t.Logf("the watch-list stream alone, read and not decoded: %.3f s", scaleMedian(streams).sync.Seconds())
 }
 
 // scaleWidgetStream reads the watch-list stream of the widgets of ns, as the
