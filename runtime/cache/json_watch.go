@@ -319,12 +319,20 @@ func (s *jsonScan) scan(chunk []byte) (start, end int, err error) {
 	for ; i < len(chunk); i++ {
 		c := chunk[i]
 		if s.inString {
-			switch {
-			case s.escaped:
+			if s.escaped {
 				s.escaped = false
-			case c == '\\':
+				continue
+			}
+			// Skip to the string's closing quote, or its next escape, or
+			// the end of chunk, without looking at each byte.
+			q := bytes.IndexByte(chunk[i:], '"')
+			if q < 0 {
+				q = len(chunk) - i
+			}
+			if b := bytes.IndexByte(chunk[i:i+q], '\\'); b >= 0 {
+				i += b
 				s.escaped = true
-			case c == '"':
+			} else if i += q; i < len(chunk) {
 				s.inString = false
 			}
 			continue
