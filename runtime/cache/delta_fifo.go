@@ -97,10 +97,17 @@ type DeltaFIFO[T Object] struct {
 	stale      int
 	staleFloor int        // defaultStaleFloor; tests lower it
 	popMu      sync.Mutex // serialises consumers
-	notEmpty   chan struct{}
-	notFull    chan struct{}
-	closed     chan struct{}
-	isClosed   bool
+	// notEmpty wakes the consumer waiting for a key (take): it gets a
+	// token, without blocking, when a key is queued while consumerWaits is
+	// set. It is made once, so that a consumer that catches up with the
+	// line again and again allocates nothing to wait. notFull is closed to
+	// wake every producer waiting for room, and made anew by the next one
+	// to wait.
+	notEmpty      chan struct{}
+	consumerWaits bool
+	notFull       chan struct{}
+	closed        chan struct{}
+	isClosed      bool
 
 	// populated is set once the first Replace has completed, or by an Add,
 	// Update or Delete before it. The keys that were queued when the first
@@ -131,14 +138,12 @@ type DeltaFIFO[T Object] struct {
 	batchBuf []takenEntry[T]
 	// ownsDeltas is set once the consumer has taken keys in batches, or
 	// declared that it will (ownDeltas): it keeps no deltas after processing
-	// them, so the queue clears them (settleLocked) and keeps a key's one
-	// delta in its entry (appendLocked).
+	// them, so the queue clears them (settleLocked) and keeps a key's first
+	// two deltas in its entry (appendLocked).
 	ownsDeltas bool
 
-	// slab is what is left of the last block cutLocked cuts lists from, and
-	// slabCells the size of that block when the queue owns its deltas.
-	slab      Deltas[T]
-	slabCells int
+	// slab is what is left of the last block cutLocked cuts lists from.
+	slab Deltas[T]
 
 	// linePeak is the most keys queued or in flight since the line last
 	// drained, lineStart the number of the first key queued in that time,
@@ -156,18 +161,18 @@ type DeltaFIFO[T Object] struct {
 
 // fifoEntry is one queued key: its deltas, oldest first, and whether it
 // carries the initial mark (a key of the first list not processed yet). When
-// the queue owns its deltas, a key queued with one delta keeps it in cell,
-// and deltas is cell[:] (appendLocked).
+// the queue owns its deltas, a key queued with one or two deltas keeps them
+// in cells, and deltas is a prefix of cells (appendLocked).
 type fifoEntry[T Object] struct {
 	key     ObjectName
 	deltas  Deltas[T]
 	initial bool
-	cell    [1]Delta[T]
+	cells   [2]Delta[T]
 }
 
-// inline reports whether e's deltas are its own cell.
+// inline reports whether e's deltas are in its own cells.
 func (e *fifoEntry[T]) inline() bool {
-	return len(e.deltas) == 1 && &e.deltas[0] == &e.cell[0]
+	return len(e.deltas) > 0 && &e.deltas[0] == &e.cells[0]
 }
 
 // NewDeltaFIFO returns an empty queue.
@@ -177,6 +182,7 @@ func NewDeltaFIFO[T Object](opts DeltaFIFOOptions[T]) *DeltaFIFO[T] {
 		staleFloor: defaultStaleFloor,
 		synced:     make(chan struct{}),
 		closed:     make(chan struct{}),
+		notEmpty:   make(chan struct{}, 1),
 		opts:       opts,
 	}
 }
@@ -292,7 +298,10 @@ func (f *DeltaFIFO[T]) waitForRoomLocked(ctx context.Context, key ObjectName) er
 		if f.entryLocked(key) != nil {
 			return nil
 		}
-		if err := f.waitLocked(ctx, &f.notFull); err != nil {
+		if f.notFull == nil {
+			f.notFull = make(chan struct{})
+		}
+		if err := f.waitLocked(ctx, f.notFull); err != nil {
 			return err
 		}
 	}
@@ -302,25 +311,36 @@ func (f *DeltaFIFO[T]) waitForRoomLocked(ctx context.Context, key ObjectName) er
 // appendLocked appends d to key's deltas, queueing the key if it is new, and
 // returns key's entry (valid until the next entry is queued or popped). It
 // never waits.
+//
+// When the queue owns its deltas, a key's first two deltas go in its entry's
+// cells; a third moves the list out to the heap, and the cells forget their
+// objects. Otherwise each list is cut from a slab (cutLocked).
 func (f *DeltaFIFO[T]) appendLocked(key ObjectName, d Delta[T]) *fifoEntry[T] {
 	if e := f.entryLocked(key); e != nil {
-		if len(e.deltas) == 1 && cap(e.deltas) == 1 {
-			// A second delta for a key queued with one: the pair is cut
-			// from the slab too, and the cell left behind forgets its
-			// object.
+		switch {
+		case e.inline():
+			grown := append(e.deltas, d) // in the cells while they have room
+			if &grown[0] != &e.cells[0] {
+				clear(e.cells[:])
+			}
+			e.deltas = dedupDeltas(grown)
+		case len(e.deltas) == 1 && cap(e.deltas) == 1:
+			// A second delta for a key queued with one cut from the
+			// slab: the pair is cut from the slab too, and the cell
+			// left behind forgets its object.
 			two := f.cutLocked(2)
 			two[0], two[1] = e.deltas[0], d
 			e.deltas[0] = Delta[T]{}
 			e.deltas = dedupDeltas(two)
-			return e
+		default:
+			e.deltas = dedupDeltas(append(e.deltas, d))
 		}
-		e.deltas = dedupDeltas(append(e.deltas, d))
 		return e
 	}
 	if f.ownsDeltas {
 		e := f.queueLocked(key, nil)
-		e.cell[0] = d
-		e.deltas = e.cell[:]
+		e.cells[0] = d
+		e.deltas = e.cells[:1]
 		return e
 	}
 	one := f.cutLocked(1)
@@ -328,40 +348,22 @@ func (f *DeltaFIFO[T]) appendLocked(key ObjectName, d Delta[T]) *fifoEntry[T] {
 	return f.queueLocked(key, one)
 }
 
-// deltaSlab is the most delta cells allocated at once; ownedDeltaSlab when
-// the queue owns the deltas it hands out (see cutLocked).
-const (
-	deltaSlab      = 64
-	ownedDeltaSlab = 1024
-)
+// deltaSlab is the most delta cells cutLocked allocates at once.
+const deltaSlab = 64
 
 // cutLocked returns a list of n (1 or 2) empty cells, as long as its
-// capacity. The lists most keys are queued with, one delta and sometimes a
-// second, are cut from a slab: one allocation for as many cells as keys are
-// queued (plus two), up to deltaSlab. (When the queue owns its deltas, a key
-// queued with one delta keeps it in its entry's cell instead: appendLocked.)
-// A line that keeps draining gets one list per allocation, as before, and a
+// capacity, for a queue that does not own its deltas (a queue that does keeps
+// a key's first two deltas in its entry: appendLocked). The lists most keys
+// are queued with, one delta and sometimes a second, are cut from a slab: one
+// allocation for as many cells as keys are queued (plus two), up to
+// deltaSlab. A line that keeps draining gets one list per allocation, and a
 // slab never keeps popped deltas' objects alive for longer than the line it
 // was cut for takes to drain (drainedLocked drops it). As each list's
 // capacity is its length, appending to it (one more delta for the key)
 // copies it out, and no two lists share a cell.
-//
-// When the queue owns its deltas (ownsDeltas: the informer's consumer keeps
-// none once it has processed them), the queue clears a key's cells as soon as
-// it is processed, so a slab keeps no popped object alive. Then each slab has
-// twice the cells of the one before (or as many as keys are queued, plus
-// two), up to ownedDeltaSlab, and what is left of it is kept when the line
-// drains: a steady stream of events that the consumer keeps up with, which
-// drains the line again and again, allocates once per ownedDeltaSlab keys
-// that get a second delta while queued.
 func (f *DeltaFIFO[T]) cutLocked(n int) Deltas[T] {
 	if len(f.slab) < n {
-		size := min(deltaSlab, f.lenLocked()+2)
-		if f.ownsDeltas {
-			size = min(ownedDeltaSlab, max(f.lenLocked()+2, 2*f.slabCells))
-			f.slabCells = size
-		}
-		f.slab = make(Deltas[T], size)
+		f.slab = make(Deltas[T], min(deltaSlab, f.lenLocked()+2))
 	}
 	cells := f.slab[:n:n]
 	f.slab = f.slab[n:]
@@ -384,12 +386,18 @@ func (f *DeltaFIFO[T]) queueLocked(key ObjectName, deltas Deltas[T]) *fifoEntry[
 	f.index[key] = seq
 	f.indexPeak = max(f.indexPeak, len(f.index))
 	f.linePeak = max(f.linePeak, int(f.next-f.taken))
-	signal(&f.notEmpty)
+	if f.consumerWaits {
+		f.consumerWaits = false
+		select {
+		case f.notEmpty <- struct{}{}:
+		default: // a token the consumer did not take is still there
+		}
+	}
 	return e
 }
 
 // growLocked doubles the ring, which is full of taken and queued entries.
-// An entry whose deltas are its own cell gets them in its new cell; the
+// An entry whose deltas are in its own cells gets them in its new cells; the
 // consumer's copies of taken entries still see the old cells, which hold the
 // same deltas and stay alive as long as those copies.
 func (f *DeltaFIFO[T]) growLocked() {
@@ -399,7 +407,7 @@ func (f *DeltaFIFO[T]) growLocked() {
 		from, to := &old[seq&uint64(len(old)-1)], f.entryAt(seq)
 		*to = *from
 		if from.inline() {
-			to.deltas = to.cell[:]
+			to.deltas = to.cells[:len(from.deltas)]
 		}
 	}
 }
@@ -430,20 +438,16 @@ func dedupDeltas[T any](deltas Deltas[T]) Deltas[T] {
 
 func (f *DeltaFIFO[T]) lenLocked() int { return int(f.next - f.first) }
 
-// waitLocked releases the lock until *ch is signalled, the queue is closed or
+// waitLocked releases the lock until wake is ready, the queue is closed or
 // ctx ends, and takes the lock again.
-func (f *DeltaFIFO[T]) waitLocked(ctx context.Context, ch *chan struct{}) error {
+func (f *DeltaFIFO[T]) waitLocked(ctx context.Context, wake <-chan struct{}) error {
 	if f.isClosed {
 		return ErrFIFOClosed
 	}
-	if *ch == nil {
-		*ch = make(chan struct{})
-	}
-	c := *ch
 	f.mu.Unlock()
 	defer f.mu.Lock()
 	select {
-	case <-c:
+	case <-wake:
 		return nil
 	case <-f.closed:
 		return nil // the caller sees isClosed on its next check

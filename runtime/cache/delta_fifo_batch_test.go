@@ -4,10 +4,11 @@ import (
 	"errors"
 	"maps"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
-	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -265,8 +266,8 @@ func storedPods(pods map[string]*corev1.Pod) []string {
 // Once the consumer takes keys in batches, the queue owns the deltas it hands
 // out: a processed key's cells are cleared (no popped object is kept alive),
 // a failed key's deltas go back in line intact, a key queued with one delta
-// keeps it in its entry's cell, and the pairs a second delta makes are cut
-// from slabs of up to ownedDeltaSlab cells.
+// keeps it in its entry's cells, as it keeps a second; a third moves the list
+// out and clears the cells.
 func TestDeltaFIFO_BatchedDeltasAreClearedAndKeptInTheirEntries(t *testing.T) {
 	f := NewDeltaFIFO(fifoOpts{})
 	fifoRun(t, f, []fifoOp{opAdd("a", "1"), opAdd("b", "1"), opAdd("c", "1")})
@@ -299,23 +300,37 @@ func TestDeltaFIFO_BatchedDeltasAreClearedAndKeptInTheirEntries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	slabs := 0
-	var prev *Delta[*corev1.Pod]
+	for seq := f.first; seq < f.next; seq++ {
+		if e := f.entryAt(seq); len(e.deltas) != 2 || !e.inline() {
+			t.Fatalf("%s: %d deltas, in its entry's cells: %v", e.key.Name, len(e.deltas), e.inline())
+		}
+	}
+	if f.slab != nil {
+		t.Errorf("a slab of %d cells was cut for the pairs", cap(f.slab))
+	}
+	// A third delta moves a key's list out of its entry, whose cells then
+	// hold no object.
+	for i := 0; i < keys; i += 3 {
+		if err := f.Update(fifoCtx(t), fifoPod("p"+strconv.Itoa(i), "3")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for seq := f.first; seq < f.next; seq++ {
 		e := f.entryAt(seq)
-		if len(e.deltas) != 2 || e.cell[0].Object != nil {
-			t.Fatalf("%s: %d deltas, and its cell holds %v", e.key.Name, len(e.deltas), e.cell[0].Object)
+		i, _ := strconv.Atoi(strings.TrimPrefix(e.key.Name, "p"))
+		want := 2
+		if i%3 == 0 {
+			want = 3
 		}
-		cur := &e.deltas[0]
-		if prev == nil || uintptr(unsafe.Pointer(cur)) != uintptr(unsafe.Pointer(prev))+2*unsafe.Sizeof(*cur) {
-			slabs++
+		if len(e.deltas) != want || e.inline() == (want == 3) {
+			t.Fatalf("%s: %d deltas, want %d; in its entry's cells: %v", e.key.Name, len(e.deltas), want, e.inline())
 		}
-		prev = cur
-	}
-	// Slabs of ownedDeltaSlab cells (as many keys are queued): 2*keys cells
-	// in six of them, after what was left of the slab cut before.
-	if want := 1 + (2*keys+ownedDeltaSlab-1)/ownedDeltaSlab; slabs > want {
-		t.Errorf("%d pairs cut from %d slabs, want %d", keys, slabs, want)
+		if want == 3 && (e.cells[0].Object != nil || e.cells[1].Object != nil) {
+			t.Fatalf("%s: its cells still hold %v", e.key.Name, e.cells)
+		}
+		if got := e.deltas[want-1].Object.ResourceVersion; got != strconv.Itoa(want) {
+			t.Fatalf("%s: newest delta at %s, want %d", e.key.Name, got, want)
+		}
 	}
 }
 
@@ -358,5 +373,49 @@ func TestDeltaFIFO_DeclaredBatchConsumerOwnsTheFirstList(t *testing.T) {
 		if ds[0].Object != nil {
 			t.Errorf("list %d still holds %s after its key was processed", i, ds[0].Object.Name)
 		}
+	}
+}
+
+// A consumer that catches up with the line and waits for the next key, again
+// and again, waits on the queue's one wake channel, made with the queue: it
+// allocates nothing to wait.
+func TestDeltaFIFO_ConsumerWaitsOnOneChannel(t *testing.T) {
+	f := NewDeltaFIFO(fifoOpts{})
+	wake := f.notEmpty
+	popped := make(chan string)
+	go func() {
+		defer close(popped)
+		for {
+			err := f.pop(fifoCtx(t), popBatch, func(key ObjectName, _ fifoDeltas, _ bool) error {
+				popped <- key.Name
+				return nil
+			})
+			if err != nil {
+				return
+			}
+		}
+	}()
+	waiting := func() bool {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		return f.consumerWaits
+	}
+	for i := range 100 {
+		for !waiting() {
+			runtime.Gosched()
+		}
+		name := "p" + strconv.Itoa(i)
+		if err := f.Add(fifoCtx(t), fifoPod(name, "1")); err != nil {
+			t.Fatal(err)
+		}
+		if got := <-popped; got != name {
+			t.Fatalf("popped %s, want %s", got, name)
+		}
+	}
+	f.Close()
+	for range popped {
+	}
+	if f.notEmpty != wake {
+		t.Error("the consumer's waits made a new wake channel")
 	}
 }

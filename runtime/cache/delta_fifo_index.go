@@ -17,6 +17,14 @@ package cache
 // queueing them.
 const keepFactor = 8
 
+// keepLeast is the line size keepFactor counts from for a line of single
+// events that grew past releaseAbove but stayed shorter: a consumer that
+// nearly keeps up with a long burst drains lines of one to a few thousand
+// keys again and again, and would otherwise release and grow their tables
+// many times in one burst. What is kept then is small: a ring and a table
+// for a few thousand keys.
+const keepLeast = 16384
+
 // drainedLocked resets the empty line. After a line that a Replace or a
 // Resync filled (the initial list, a relist, a resync), a ring or index table
 // grown past releaseAbove is released: a quiet informer keeps nothing of what
@@ -28,14 +36,12 @@ const keepFactor = 8
 // is rebuilt: clearing it would touch its whole table whenever a quiet line
 // drains.
 func (f *DeltaFIFO[T]) drainedLocked() {
-	if !f.ownsDeltas {
-		f.slab = nil
-	}
+	f.slab = nil
 	switch {
 	case f.bulkLine:
 		f.keepKeys = 0
 	case f.linePeak > releaseAbove:
-		f.keepKeys = keepFactor * f.linePeak
+		f.keepKeys = keepFactor * max(f.linePeak, keepLeast)
 	default:
 		f.keepKeys -= int(f.next - f.lineStart)
 	}

@@ -303,8 +303,8 @@ func TestDeltaFIFO_ListedLineReleasesStorageAtOnce(t *testing.T) {
 			}
 		}
 		drain()
-		if f.keepKeys != keepFactor*keys || f.entries == nil || f.burstIndex == nil {
-			t.Fatalf("round %d: a burst of %d updates left a ring of %d entries, kept for %d more keys; want it kept for %d", round, keys, len(f.entries), f.keepKeys, keepFactor*keys)
+		if want := keepFactor * max(keys, keepLeast); f.keepKeys != want || f.entries == nil || f.burstIndex == nil {
+			t.Fatalf("round %d: a burst of %d updates left a ring of %d entries, kept for %d more keys; want it kept for %d", round, keys, len(f.entries), f.keepKeys, want)
 		}
 		if err := refill(); err != nil {
 			t.Fatal(err)
@@ -439,5 +439,55 @@ func TestDeltaFIFO_BurstsReuseTheirIndexTable(t *testing.T) {
 	}
 	if err := checkFIFOIndex(f); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A consumer that nearly keeps up with a long burst drains lines a little
+// longer than releaseAbove between many short ones. The ring and the burst
+// table the first such line grew are kept through all of them (keepLeast),
+// not released and grown again every keepFactor lines.
+func TestDeltaFIFO_NearlyKeptUpBurstKeepsItsStorage(t *testing.T) {
+	f := NewDeltaFIFO(fifoOpts{})
+	ctx := fifoCtx(t)
+	table := func(m map[ObjectName]uint64) uintptr { return uintptr(reflect.ValueOf(m).UnsafePointer()) }
+	line := func(prefix string, n int) {
+		t.Helper()
+		for i := range n {
+			if err := f.Update(ctx, fifoPod(prefix+strconv.Itoa(i), "1")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := fifoBatchDrain(t, f, popBatch); len(got) != n {
+			t.Fatalf("popped %d keys, want %d", len(got), n)
+		}
+	}
+	const long, short = releaseAbove + releaseAbove/2, 100
+	line("l", long)
+	if f.burstIndex == nil || len(f.entries) <= releaseAbove {
+		t.Fatalf("a line of %d keys left a ring of %d entries and a burst table %v; want both kept", long, len(f.entries), f.burstIndex != nil)
+	}
+	ring, burst := &f.entries[0], table(f.burstIndex)
+	passed := 0
+	for round := range 20 {
+		// Between two long lines, more keys pass through short lines than
+		// keepFactor times the long line held.
+		for passed = 0; passed <= keepFactor*long; passed += short {
+			line("s", short)
+		}
+		line("l", long)
+		if f.burstIndex == nil || table(f.burstIndex) != burst || len(f.entries) <= releaseAbove || &f.entries[0] != ring {
+			t.Fatalf("round %d: the ring or the burst table was released and grown again", round)
+		}
+	}
+	// What keeps them is a count of keys: past it, both are released.
+	for passed = 0; f.entries != nil; {
+		if passed > keepFactor*keepLeast {
+			t.Fatalf("the ring is still kept after %d keys passed through short lines, want it released after %d", passed, keepFactor*keepLeast)
+		}
+		line("s", short)
+		passed += short
+	}
+	if f.burstIndex != nil {
+		t.Error("the burst table was kept after the ring was released")
 	}
 }

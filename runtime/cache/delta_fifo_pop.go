@@ -86,7 +86,10 @@ func (f *DeltaFIFO[T]) take(ctx context.Context, most int) error {
 		if f.isClosed {
 			return ErrFIFOClosed
 		}
-		if err := f.waitLocked(ctx, &f.notEmpty); err != nil {
+		f.consumerWaits = true
+		err := f.waitLocked(ctx, f.notEmpty)
+		f.consumerWaits = false
+		if err != nil {
 			return err
 		}
 	}
