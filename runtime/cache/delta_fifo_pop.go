@@ -6,7 +6,7 @@ import (
 )
 
 // takenEntry is an entry Pop has taken off the line, and its number. Its
-// deltas may be the entry's own cell in the ring, which stays the key's
+// deltas may be the entry's own cells in the ring, which stay the key's
 // until its processing ends.
 type takenEntry[T Object] struct {
 	key     ObjectName
@@ -111,9 +111,9 @@ func (f *DeltaFIFO[T]) take(ctx context.Context, most int) error {
 // ownDeltas records that the queue's one consumer takes keys in batches
 // (pop with most > 1) and keeps no deltas once it has processed them, before
 // it takes any: the queue then owns its deltas from the first key queued on,
-// the keys of a first list included, and keeps a key's one delta in its entry
-// (appendLocked). Without it, the queue owns its deltas from the first batch
-// taken on.
+// the keys of a first list included, and keeps a key's first two deltas in
+// its entry (appendLocked). Without it, the queue owns its deltas from the
+// first batch taken on.
 func (f *DeltaFIFO[T]) ownDeltas() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
