@@ -51,11 +51,15 @@ verify:
 
 ## unit: run the tests: the runtime's and the examples' with the race
 ## detector, the generator's without it, then the allocation tests (which the
-## race detector makes meaningless) without it.
+## race detector makes meaningless) without it. Last, under apimachinery's
+## fieldsv1string build (metav1.FieldsV1 without its Raw field): everything
+## must compile, and the generated interning transforms keep objects equal.
 unit:
 	$(GO) test -race -count=1 $(RACE_PKGS)
 	$(GO) test -count=1 ./generators/...
 	$(GO) test -count=1 -run 'AllocatesNothing' ./runtime/... ./examples/...
+	$(GO) vet -tags fieldsv1string ./...
+	$(GO) test -count=1 -tags fieldsv1string ./examples/generated/kube/
 
 ## fuzz: run each fuzz target briefly (a fixed number of inputs).
 fuzz:

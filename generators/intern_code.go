@@ -338,6 +338,13 @@ func (e *emitter) prepare(t *types.Type) string {
 func (e *emitter) keyerFunc(t *types.Type, name string) string {
 	v := varName(t)
 	var b strings.Builder
+	if isFieldsV1(t) {
+		writeComment(&b, "", fmt.Sprintf("%s writes the raw bytes of %s, nil when unset (see %s).", name, article(t.Name.Name), e.in("Key")))
+		fmt.Fprintf(&b, "func %s(k *%s, %s *%s) {\n", name, e.in("Key"), v, e.typ(t))
+		fmt.Fprintf(&b, "\traw := %s.GetRawBytes()\n", v)
+		b.WriteString("\tif k.Len(len(raw), raw == nil) {\n\t\tk.String(string(raw))\n\t}\n}")
+		return b.String()
+	}
 	writeComment(&b, "", fmt.Sprintf("%s writes every field of %s, in declaration order (see %s).", name, article(t.Name.Name), e.in("Key")))
 	fmt.Fprintf(&b, "func %s(k *%s, %s *%s) {\n", name, e.in("Key"), v, e.typ(t))
 	for _, m := range t.Members {

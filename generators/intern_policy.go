@@ -137,6 +137,15 @@ func isQuantity(t *types.Type) bool {
 	return t.Name.Package == resourcePkg && t.Name.Name == "Quantity"
 }
 
+// isFieldsV1 reports whether t is metav1.FieldsV1. Its one field, Raw, is
+// deprecated, and apimachinery's fieldsv1string build replaces it with an
+// unexported handle, so generated code reads it through GetRawBytes, which
+// is nil exactly when Raw is nil in the default build, and when the handle is
+// unset in that one.
+func isFieldsV1(t *types.Type) bool {
+	return t.Name.Package == metaPkg && t.Name.Name == "FieldsV1"
+}
+
 func isTimestamp(t *types.Type) bool {
 	return t.Name.Package == metaPkg && (t.Name.Name == "Time" || t.Name.Name == "MicroTime")
 }

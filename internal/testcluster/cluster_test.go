@@ -145,7 +145,7 @@ func TestCompactExpiresOldResourceVersions(t *testing.T) {
 	}
 	oldRV := cm.ResourceVersion
 	cm.Data = map[string]string{"changed": "yes"}
-	if cm, err = cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
+	if _, err = cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -320,7 +320,7 @@ func newPod(rng *rand.Rand, namespace, node string, d *deployment, created time.
 					APIVersion: "v1",
 					Time:       &metav1.Time{Time: created},
 					FieldsType: "FieldsV1",
-					FieldsV1:   &metav1.FieldsV1{Raw: append([]byte(nil), d.fields...)},
+					FieldsV1:   metav1.NewFieldsV1(string(d.fields)),
 				},
 				{
 					Manager:     "kubelet",
@@ -328,7 +328,7 @@ func newPod(rng *rand.Rand, namespace, node string, d *deployment, created time.
 					APIVersion:  "v1",
 					Time:        &metav1.Time{Time: ready},
 					FieldsType:  "FieldsV1",
-					FieldsV1:    &metav1.FieldsV1{Raw: []byte(kubeletFields)},
+					FieldsV1:    metav1.NewFieldsV1(kubeletFields),
 					Subresource: "status",
 				},
 			},

@@ -148,8 +148,8 @@ func TestRemovedResourceIsReportedAndResumes(t *testing.T) {
 			server := serving(podsGVR, widgetsGVR)
 			tracker := New(server, fast(mode))
 			var logs logLines
-			ctx, _ := runTracker(t, tracker)
-			ctx = logs.context(t)
+			runTracker(t, tracker)
+			ctx := logs.context(t)
 			started := newStarts()
 			if err := tracker.Start(ctx, []schema.GroupVersionResource{podsGVR, widgetsGVR}, started.start); err != nil {
 				t.Fatal(err)

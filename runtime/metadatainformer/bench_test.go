@@ -69,21 +69,21 @@ func newBenchConfigMap(i int) *corev1.ConfigMap {
 			CreationTimestamp: metav1.NewTime(time.Unix(1_700_000_000+int64(i), 0)),
 			Labels: map[string]string{
 				"app": app, "team": team, "version": fmt.Sprintf("v%d", i%3),
-				"app.kubernetes.io/managed-by": fmt.Sprint("helm"),
+				"app.kubernetes.io/managed-by": strings.Clone("helm"),
 			},
 			Annotations: map[string]string{
 				"checksum/config":  fmt.Sprintf("%064x", i),
 				"example.dev/team": team,
 			},
 			OwnerReferences: []metav1.OwnerReference{{
-				APIVersion: fmt.Sprint("apps/v1"), Kind: fmt.Sprint("Deployment"), Name: app,
+				APIVersion: strings.Clone("apps/v1"), Kind: strings.Clone("Deployment"), Name: app,
 				UID: types.UID(fmt.Sprintf("9d0c5f3e-0000-4000-8000-%012d", i%300)), Controller: &yes, BlockOwnerDeletion: &yes,
 			}},
 			ManagedFields: []metav1.ManagedFieldsEntry{{
-				Manager: fmt.Sprint("helm"), Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: fmt.Sprint("v1"),
-				Time: &metav1.Time{Time: time.Unix(1_700_000_000+int64(i), 0)}, FieldsType: fmt.Sprint("FieldsV1"),
-				FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:data":{".":{},"f:config.yaml":{},"f:feature-flags":{},"f:limits":{},"f:routes":{}},` +
-					`"f:metadata":{"f:labels":{".":{},"f:app":{},"f:team":{},"f:version":{}}}}`)},
+				Manager: strings.Clone("helm"), Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: strings.Clone("v1"),
+				Time: &metav1.Time{Time: time.Unix(1_700_000_000+int64(i), 0)}, FieldsType: strings.Clone("FieldsV1"),
+				FieldsV1: metav1.NewFieldsV1(`{"f:data":{".":{},"f:config.yaml":{},"f:feature-flags":{},"f:limits":{},"f:routes":{}},` +
+					`"f:metadata":{"f:labels":{".":{},"f:app":{},"f:team":{},"f:version":{}}}}`),
 			}},
 		},
 		Data: map[string]string{

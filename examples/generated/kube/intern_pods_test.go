@@ -67,7 +67,7 @@ func edgePods() []*corev1.Pod {
 				Name: "empty", Namespace: "edge",
 				Labels: map[string]string{}, Annotations: map[string]string{},
 				Finalizers: []string{}, OwnerReferences: []metav1.OwnerReference{},
-				ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "m", FieldsV1: &metav1.FieldsV1{Raw: []byte{}}}},
+				ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "m", FieldsV1: metav1.NewFieldsV1("")}},
 			},
 			Spec: corev1.PodSpec{
 				Volumes: []corev1.Volume{}, Tolerations: []corev1.Toleration{},

@@ -111,11 +111,12 @@ func keyOwnerReference(k *intern.Key, o *metav1.OwnerReference) {
 	k.BoolPtr(o.BlockOwnerDeletion)
 }
 
-// keyFieldsV1 writes every field of a FieldsV1, in declaration order (see
+// keyFieldsV1 writes the raw bytes of a FieldsV1, nil when unset (see
 // intern.Key).
 func keyFieldsV1(k *intern.Key, f *metav1.FieldsV1) {
-	if k.Len(len(f.Raw), f.Raw == nil) {
-		k.String(string(f.Raw))
+	raw := f.GetRawBytes()
+	if k.Len(len(raw), raw == nil) {
+		k.String(string(raw))
 	}
 }
 
