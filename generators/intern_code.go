@@ -334,23 +334,25 @@ func (e *emitter) prepare(t *types.Type) string {
 }
 
 // keyerFunc is the key encoder of shareable struct t: every field, in
-// declaration order, with the intern.Key method of its kind.
+// declaration order, with the intern.Key method of its kind. A FieldsV1's one
+// field, Raw, is read through GetRawBytes (see isFieldsV1).
 func (e *emitter) keyerFunc(t *types.Type, name string) string {
 	v := varName(t)
-	var b strings.Builder
+	what := "every field of %s, in declaration order"
+	var body []string
 	if isFieldsV1(t) {
-		writeComment(&b, "", fmt.Sprintf("%s writes the raw bytes of %s, nil when unset (see %s).", name, article(t.Name.Name), e.in("Key")))
-		fmt.Fprintf(&b, "func %s(k *%s, %s *%s) {\n", name, e.in("Key"), v, e.typ(t))
-		fmt.Fprintf(&b, "\traw := %s.GetRawBytes()\n", v)
-		b.WriteString("\tif k.Len(len(raw), raw == nil) {\n\t\tk.String(string(raw))\n\t}\n}")
-		return b.String()
-	}
-	writeComment(&b, "", fmt.Sprintf("%s writes every field of %s, in declaration order (see %s).", name, article(t.Name.Name), e.in("Key")))
-	fmt.Fprintf(&b, "func %s(k *%s, %s *%s) {\n", name, e.in("Key"), v, e.typ(t))
-	for _, m := range t.Members {
-		for _, l := range e.encodeLines(m.Type, v+"."+m.Name) {
-			b.WriteString("\t" + strings.ReplaceAll(l, "\n", "\n\t") + "\n")
+		what = "the raw bytes of %s, nil when unset"
+		body = append([]string{fmt.Sprintf("raw := %s.GetRawBytes()", v)}, e.encodeLines(t.Members[0].Type, "raw")...)
+	} else {
+		for _, m := range t.Members {
+			body = append(body, e.encodeLines(m.Type, v+"."+m.Name)...)
 		}
+	}
+	var b strings.Builder
+	writeComment(&b, "", fmt.Sprintf("%s writes "+what+" (see %s).", name, article(t.Name.Name), e.in("Key")))
+	fmt.Fprintf(&b, "func %s(k *%s, %s *%s) {\n", name, e.in("Key"), v, e.typ(t))
+	for _, l := range body {
+		b.WriteString("\t" + strings.ReplaceAll(l, "\n", "\n\t") + "\n")
 	}
 	b.WriteString("}")
 	return b.String()
