@@ -61,16 +61,21 @@ unit:
 	$(GO) vet -tags fieldsv1string ./...
 	$(GO) test -count=1 -tags fieldsv1string ./examples/generated/kube/
 
-## fuzz: run each fuzz target briefly (a fixed number of inputs).
+## fuzz: run each fuzz target briefly (a fixed number of inputs), the
+## differential fuzz of runtime/wire against client-go included.
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
 	$(GO) test -run '^$$' -fuzz '^FuzzJoinSplit$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
 	$(GO) test -run '^$$' -fuzz '^FuzzAppendValues$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
 	$(GO) test -run '^$$' -fuzz '^FuzzParseIndexSpec$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x ./generators/markers/
-	$(GO) test -run '^$$' -fuzz '^FuzzReadJSONValue$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/cache/
-	$(GO) test -run '^$$' -fuzz '^FuzzJSONWatchDecode$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/cache/
-	$(GO) test -run '^$$' -fuzz '^FuzzJSONListDecode$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/cache/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadJSONValue$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzJSONWatchDecode$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzJSONListDecode$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialProtobufList$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialJSONList$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialProtobufWatch$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialJSONWatch$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
 
 ## compat: generate informer-gen + lister-gen output and informer-gen-plus
 ## output for one API package, compile the same consumer code (test/compat)
@@ -115,7 +120,7 @@ test: vet verify unit fuzz compat swap-test gotool-test e2e controller-runtime
 
 ## bench: run our benchmarks and client-go's side by side on the same data.
 bench:
-	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCH_COUNT) -benchtime $(BENCH_TIME) ./runtime/cache/...
+	$(GO) test -run '^$$' -bench '$(BENCH)' -benchmem -count $(BENCH_COUNT) -benchtime $(BENCH_TIME) ./runtime/cache/... ./runtime/wire/
 
 ## bench-scale: informer sync and updates from served protobuf bodies at
 ## 10k and 100k pods (500k with SCALE_BENCH_500K=1), ours and client-go's,

@@ -8,6 +8,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/wire"
 )
 
 // ListWatch lists and watches the objects of one resource, for a Reflector. T
@@ -64,38 +66,21 @@ type restClient interface {
 // request. client is as for NewListWatch.
 //
 // When api is one of client-go's generated typed clients (it has a REST
-// client: GetClient), the ListWatch decodes responses itself, on several
-// goroutines, into the objects api would return:
-//
-//   - lists: it sends the LIST request api.List sends, through api's REST
-//     client, and decodes the items while the body is still being read, on
-//     up to GOMAXPROCS goroutines, into an *ItemList[T]: from protobuf with
-//     T's generated protobuf code (when T has Unmarshal), from JSON as
-//     apimachinery's JSON serializer would. Answers in another encoding,
-//     of another kind, or that it does not decode exactly as the typed
-//     client would (a JSON list with a member in another case, or
-//     repeated), and requests that fail before an answer are listed again
-//     through api.List (after an answer in another encoding, every list
-//     goes there);
-//   - watches, of any API type: it watches through a REST client of its
-//     own with api's server, path and HTTP client, asking for protobuf
-//     (when T has generated protobuf code) or JSON (custom resources), with
-//     client-go's Request.Watch and stream watcher; only the decoding of
-//     the events is its own, on up to four goroutines, in the order of the
-//     stream, with T's generated protobuf code or apimachinery's JSON
-//     serializer. After a server answered in neither, every watch goes
-//     through api.Watch.
-//
-// Otherwise (fake clientsets have no REST client) lists and watches go to
-// api.List and api.Watch.
+// client: GetClient), the ListWatch sends the requests api sends, through
+// api's server and transport, and decodes the responses itself, on several
+// goroutines while they are read, into the objects api would return: a
+// LIST into an *wire.ItemList[T], a watch into the events of client-go's
+// stream watcher. What it decodes, and what it leaves to client-go's
+// decoder, is package wire's contract. Otherwise (fake clientsets have no
+// REST client) lists and watches go to api.List and api.Watch.
 func NewClientListWatch[T Object, L runtime.Object](api TypedClient[L], resource string, tweak func(*metav1.ListOptions), client any) *ListWatch[T] {
 	list := func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, opts) }
 	watchFn := api.Watch
 	if rc, ok := api.(restClient); ok {
-		if fast := newRESTList[T](rc.GetClient(), rc.GetNamespace(), resource, api.List); fast != nil {
+		if fast := wire.NewList[T](rc.GetClient(), rc.GetNamespace(), resource, api.List); fast != nil {
 			list = fast
 		}
-		if fast := newRESTWatch[T](rc.GetClient(), rc.GetNamespace(), resource, api.Watch); fast != nil {
+		if fast := wire.NewWatch[T](rc.GetClient(), rc.GetNamespace(), resource); fast != nil {
 			watchFn = fast
 		}
 	}

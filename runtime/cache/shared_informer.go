@@ -26,7 +26,10 @@ type SharedIndexInformerOptions[T any] struct {
 	Indexers Indexers[T]
 	// MaxQueueSize bounds the informer's DeltaFIFO (DeltaFIFOOptions.MaxSize):
 	// when the consumer falls behind, the reflector waits instead of queueing
-	// without bound. Zero means unbounded.
+	// without bound. Zero means unbounded. The events not yet queued are
+	// bounded apart from it: a watch the runtime decodes
+	// (NewClientListWatch) reads at most wire.ReadAheadBytes of events
+	// ahead of the reflector.
 	MaxQueueSize int
 	// Clock is used for resync scheduling; it defaults to the real clock.
 	Clock clock.Clock

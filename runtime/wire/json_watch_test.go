@@ -1,4 +1,4 @@
-package cache
+package wire
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -23,27 +24,59 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
 	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 )
 
 // jsonValues reads every value of stream with readJSONValue, through a
 // reader that returns one byte per Read when oneByte is set (so that every
-// value spans many reads), with a small arena.
-func jsonValues(stream string, oneByte bool, limit int) ([]string, error) {
+// value spans many reads), into a small arena; it returns the values, their
+// nesting depths, and the error that ended the stream.
+func jsonValues(stream string, oneByte bool, limit int) ([]string, []int, error) {
 	var r io.Reader = strings.NewReader(stream)
 	if oneByte {
 		r = iotest.OneByteReader(r)
 	}
 	br := bufio.NewReaderSize(r, 16)
-	var arena []byte
-	var out []string
+	a := &arena{max: 64, read: func() int64 { return 0 }}
+	var (
+		values []string
+		depths []int
+	)
 	for {
-		v, err := readJSONValue(br, &arena, 64, limit)
+		v, depth, err := readJSONValue(br, a, limit)
 		if err != nil {
-			return out, err
+			return values, depths, err
 		}
-		out = append(out, string(v))
+		values = append(values, string(v))
+		depths = append(depths, depth)
 	}
+}
+
+// jsonDepth returns the nesting depth of the arrays and objects of the
+// valid JSON value v, as encoding/json's decoder reads its tokens.
+func jsonDepth(v string) int {
+	dec := json.NewDecoder(strings.NewReader(v))
+	depth, deepest := 0, 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return deepest
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			deepest = max(deepest, depth)
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
+}
+
+// isJSONScalar reports whether the JSON value v is a number or a literal,
+// which only whitespace or a bracket ends.
+func isJSONScalar(v string) bool {
+	return v != "" && !strings.ContainsAny(v[:1], `{["`)
 }
 
 func TestReadJSONValueCutsValuesAtTheirEnd(t *testing.T) {
@@ -56,16 +89,31 @@ func TestReadJSONValueCutsValuesAtTheirEnd(t *testing.T) {
 		`{"s":"a backslash before the quote \\","n":[1,[2,{"x":"]"}]]}`,
 		`[{"a":1},{"b":"\u007d"}]`,
 		`{"long":"` + strings.Repeat("x", 300) + `"}`,
+		`"a string with } and \" in it"`,
+		`""`,
 	}
+	scalars := []string{`12`, `-1.5e3`, `null`, `true`, `false`}
 	for _, sep := range []string{"", "\n", " \t\r\n "} {
-		stream := sep + strings.Join(values, sep) + sep
+		want := values
+		if sep != "" {
+			// Only whitespace, a comma or a bracket ends a number or a
+			// literal.
+			want = append(slices.Clone(scalars), values...)
+			want = append(want, scalars...)
+		}
+		stream := sep + strings.Join(want, sep) + sep
 		for _, oneByte := range []bool{false, true} {
-			got, err := jsonValues(stream, oneByte, 1<<20)
+			got, depths, err := jsonValues(stream, oneByte, 1<<20)
 			if err != io.EOF {
 				t.Fatalf("separator %q, one byte %v: error %v, want io.EOF after the values", sep, oneByte, err)
 			}
-			if strings.Join(got, "|") != strings.Join(values, "|") {
-				t.Fatalf("separator %q, one byte %v: values\n%q\nwant\n%q", sep, oneByte, got, values)
+			if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Fatalf("separator %q, one byte %v: values\n%q\nwant\n%q", sep, oneByte, got, want)
+			}
+			for i, v := range want {
+				if depths[i] != jsonDepth(v) {
+					t.Errorf("%s: depth %d, want %d", v, depths[i], jsonDepth(v))
+				}
 			}
 		}
 	}
@@ -81,47 +129,88 @@ func TestReadJSONValueReportsHowTheStreamEnds(t *testing.T) {
 		{" \n ", 0, io.EOF},
 		{`{"a":1}` + "\n" + `{"a":`, 1, io.ErrUnexpectedEOF},
 		{`{"a":"}`, 0, io.ErrUnexpectedEOF},
+		{`"an open string`, 0, io.ErrUnexpectedEOF},
+		{`[1,"]"`, 0, io.ErrUnexpectedEOF},
 		{`{"a":1}` + "\n   ", 1, io.EOF},
+		{`"a string"`, 1, io.EOF},
+		{`12`, 1, io.EOF},
+		{`{"a":1} null`, 2, io.EOF},
+		{`true false 1.5 "s"`, 4, io.EOF},
 		{`{"a":"` + strings.Repeat("x", 100) + `"}`, 0, streaming.ErrObjectTooLarge},
+		{`"` + strings.Repeat("x", 100) + `"`, 0, streaming.ErrObjectTooLarge},
 		{`{"a":1} {"b":"` + strings.Repeat("x", 100) + `"}`, 1, streaming.ErrObjectTooLarge},
+		{`{"a":1} {"b":"` + strings.Repeat("x", 100), 1, io.ErrUnexpectedEOF},
 	} {
 		for _, oneByte := range []bool{false, true} {
-			got, err := jsonValues(tc.stream, oneByte, 64)
+			got, _, err := jsonValues(tc.stream, oneByte, 64)
 			if len(got) != tc.values || !errors.Is(err, tc.want) {
 				t.Errorf("%q, one byte %v: %d values, error %v; want %d, %v", tc.stream, oneByte, len(got), err, tc.values, tc.want)
 			}
 		}
 	}
-	for _, stream := range []string{`"a string"`, `12`, `{"a":1} null`} {
-		got, err := jsonValues(stream, false, 64)
-		if err == nil || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || len(got) != strings.Count(stream, "{") {
-			t.Errorf("%q: %d values, error %v; want an error of the value that is no object", stream, len(got), err)
+}
+
+func TestReadJSONValueReturnsTheBytesOfAValueCutShort(t *testing.T) {
+	for _, stream := range []string{`  {"a":"}`, "\n" + `[1,{"b":[`, `"abc`} {
+		for _, oneByte := range []bool{false, true} {
+			var r io.Reader = strings.NewReader(stream)
+			if oneByte {
+				r = iotest.OneByteReader(r)
+			}
+			v, _, err := readJSONValue(bufio.NewReaderSize(r, 16), nil, 1<<20)
+			if err != io.ErrUnexpectedEOF || string(v) != strings.TrimLeft(stream, " \n") {
+				t.Errorf("%q, one byte %v: %q, %v; want the value's bytes and io.ErrUnexpectedEOF", stream, oneByte, v, err)
+			}
+		}
+	}
+}
+
+func TestReadJSONValueReadsPastAValueTooLarge(t *testing.T) {
+	stream := `{"a":1} {"b":"` + strings.Repeat("}", 100) + `"} {"c":[2]}`
+	br := bufio.NewReaderSize(strings.NewReader(stream), 16)
+	for _, want := range []struct {
+		value string
+		err   error
+	}{{`{"a":1}`, nil}, {"", streaming.ErrObjectTooLarge}, {`{"c":[2]}`, nil}, {"", io.EOF}} {
+		v, _, err := readJSONValue(br, nil, 64)
+		if string(v) != want.value || err != want.err {
+			t.Fatalf("%q, %v; want %q, %v", v, err, want.value, want.err)
 		}
 	}
 }
 
 // FuzzReadJSONValue checks readJSONValue against encoding/json's decoder on
-// streams of valid JSON objects and arrays: it must cut the same values.
+// streams of two valid JSON values: it must cut the same values, at the
+// same nesting depths.
 func FuzzReadJSONValue(f *testing.F) {
 	f.Add(`{"a":"}\\\"{"}`, `[1,{"b":[]}]`, "\n")
 	f.Add(`{}`, `{"x":"\u005c"}`, " ")
+	f.Add(`"a \" string"`, `12`, "")
+	f.Add(`-1.5e3`, `null`, "\t")
 	f.Fuzz(func(t *testing.T, a, b, sep string) {
 		if strings.Trim(sep, " \t\r\n") != "" {
 			return
 		}
 		var want []string
 		for _, v := range []string{a, b} {
-			var compact bytes.Buffer
-			if json.Compact(&compact, []byte(v)) != nil || !strings.ContainsAny(compact.String()[:1], "{[") {
-				return // not an object or an array
+			if !json.Valid([]byte(v)) {
+				return
 			}
 			want = append(want, strings.Trim(v, " \t\r\n"))
 		}
+		if sep == "" && isJSONScalar(want[0]) {
+			return // 1 and 2 make the value 12
+		}
 		stream := strings.Join(want, sep)
 		for _, oneByte := range []bool{false, true} {
-			got, err := jsonValues(stream, oneByte, 1<<20)
+			got, depths, err := jsonValues(stream, oneByte, 1<<20)
 			if err != io.EOF || strings.Join(got, "\x00") != strings.Join(want, "\x00") {
 				t.Fatalf("stream %q, one byte %v: values %q, error %v; want %q", stream, oneByte, got, err, want)
+			}
+			for i, v := range want {
+				if depths[i] != jsonDepth(v) {
+					t.Fatalf("%q: depth %d, want %d", v, depths[i], jsonDepth(v))
+				}
 			}
 		}
 	})
@@ -227,7 +316,7 @@ func widgetEvents(t *testing.T, n int) []byte {
 // A type without protobuf code is watched in JSON, which the runtime
 // decodes itself into the objects client-go's REST client decodes, for
 // the generated clientset of a custom resource.
-func TestRESTWatchDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
+func TestNewWatchDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
 	for _, n := range []int{0, 1, 300} {
 		s := &widgetServer{events: widgetEvents(t, n)}
 		rc := serveWidgets(t, s)
@@ -235,9 +324,7 @@ func TestRESTWatchDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
 			opts.Watch = true
 			return rc.Get().Namespace("ns").Resource("widgets").VersionedParams(&opts, metav1.ParameterCodec).Watch(ctx)
 		}
-		own := newRESTWatch[*Widget](rc, "ns", "widgets", func(context.Context, metav1.ListOptions) (watch.Interface, error) {
-			return nil, errors.New("the typed client's watch was called")
-		})
+		own := NewWatch[*Widget](rc, "ns", "widgets")
 		if own == nil {
 			t.Fatal("no REST watch for a type without protobuf code")
 		}
@@ -264,8 +351,9 @@ func TestRESTWatchDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
 	}
 }
 
-// jsonWatchCases are watch events in JSON, each decoded alike by the
-// format's own cutting and by the serializer alone.
+// jsonWatchCases are watch streams in JSON, each decoded alike by the
+// runtime's JSON format and by client-go's serializer and object decoder
+// alone.
 var jsonWatchCases = []string{
 	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","labels":{"x":"}"}}}}`,
 	`{"object":{"apiVersion":"v1","kind":"Pod","spec":{"nodeName":"n"}},"type":"MODIFIED"}` + "\n",
@@ -295,51 +383,121 @@ var jsonWatchCases = []string{
 	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1"}} trailing`,
 	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1"}`,
 	`["ADDED",{"kind":"Pod","apiVersion":"v1"}]`,
+	`17`,
+	`"ADDED"`,
+	`{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1"}} {"type":"DELETED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b"}}}`,
+	// Nested as deep as encoding/json reads, and one deeper.
+	nestedJSONEvent(maxNestingDepth),
+	nestedJSONEvent(maxNestingDepth + 1),
 }
 
-// checkJSONWatchDecode fails t unless the JSON format decodes frame as the
-// serializer alone does: the same type, the same object, the same error.
-func checkJSONWatchDecode(t *testing.T, j jsonWatch[*corev1.Pod], frame string) {
+// nestedJSONEvent returns an ADDED event of a pod with an unknown member
+// nested so that the event is nested depth deep.
+func nestedJSONEvent(depth int) string {
+	return `{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","x":` + strings.Repeat("[", depth-2) + strings.Repeat("]", depth-2) + `}}`
+}
+
+// clientGoFormat is a watchFormat that reads events as its format does,
+// and leaves every event and every object to client-go's serializer and
+// object decoder.
+type clientGoFormat struct{ watchFormat }
+
+func (clientGoFormat) event(frame) (string, []byte, bool) { return "", nil, false }
+
+func (clientGoFormat) object([]byte) (runtime.Object, error, bool) { return nil, nil, false }
+
+// podJSONStreams returns two decodings of a watch of pods in JSON, over the
+// serializer and object decoder client-go's negotiator gives the typed
+// client of pods: fast with the runtime's JSON format, clientGo with that
+// format's reading only.
+func podJSONStreams(t testing.TB) (fast, clientGo *watchStream) {
 	t.Helper()
-	typ, obj, err := j.decode([]byte(frame))
-	wantTyp, wantObj, wantErr := j.decodeBySerializer([]byte(frame))
-	if typ != wantTyp || !reflect.DeepEqual(obj, wantObj) || fmt.Sprint(err) != fmt.Sprint(wantErr) {
-		t.Fatalf("%s:\n got %q, %#v, %v\nwant %q, %#v, %v", frame, typ, obj, err, wantTyp, wantObj, wantErr)
+	codecs := rest.CodecFactoryForGeneratedClient(scheme.Scheme, scheme.Codecs).WithoutConversion()
+	objects, events, _, err := runtime.NewClientNegotiator(codecs, corev1.SchemeGroupVersion).StreamDecoder(runtime.ContentTypeJSON, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	format := jsonFormat[*corev1.Pod]{gvk: corev1.SchemeGroupVersion.WithKind("Pod"), newItem: func() *corev1.Pod { return &corev1.Pod{} }}
+	return &watchStream{format: format, events: events, objects: objects},
+		&watchStream{format: clientGoFormat{format}, events: events, objects: objects}
+}
+
+// decodeFrame decodes f with s, as a decoding goroutine of s does.
+func decodeFrame(s *watchStream, f frame) *watchEvent {
+	ev := &watchEvent{done: make(chan struct{})}
+	s.decode(ev, frame{b: bytes.Clone(f.b), size: f.size, deep: f.deep})
+	return ev
+}
+
+// sameErrorClass reports whether the errors got and want are of the same
+// class, as client-go's watch tells them apart: io.EOF and
+// io.ErrUnexpectedEOF by identity, any other error by being one.
+func sameErrorClass(got, want error) bool {
+	for _, quiet := range []error{io.EOF, io.ErrUnexpectedEOF} {
+		if (got == quiet) != (want == quiet) {
+			return false
+		}
+	}
+	return (got == nil) == (want == nil)
+}
+
+// checkJSONWatchDecode reads the events of stream as the runtime's JSON
+// format reads them, and fails t unless fast decodes each as clientGo does:
+// the same type, the same object, errors of the same class. It returns the
+// number of events read.
+func checkJSONWatchDecode(t *testing.T, fast, clientGo *watchStream, stream string) int {
+	t.Helper()
+	br := bufio.NewReaderSize(strings.NewReader(stream), 16)
+	a := &arena{max: decodeChunk, read: func() int64 { return math.MaxInt64 }}
+	for n := 0; ; n++ {
+		f, err := fast.format.read(br, a, func(int) bool { return true })
+		if err != nil {
+			return n
+		}
+		got, want := decodeFrame(fast, f), decodeFrame(clientGo, f)
+		if got.typ != want.typ || !reflect.DeepEqual(got.obj, want.obj) || !sameErrorClass(got.eventErr, want.eventErr) || !sameErrorClass(got.objErr, want.objErr) {
+			t.Errorf("%.200s:\n got %q, %#v, errors %v, %v\nwant %q, %#v, errors %v, %v", f.b, got.typ, got.obj, got.eventErr, got.objErr, want.typ, want.obj, want.eventErr, want.objErr)
+		}
 	}
 }
 
 func TestJSONWatchDecodesAsTheSerializer(t *testing.T) {
-	j := newJSONWatch(corev1.SchemeGroupVersion, "Pod", func() *corev1.Pod { return &corev1.Pod{} })
-	for _, frame := range jsonWatchCases {
-		checkJSONWatchDecode(t, j, frame)
+	fast, clientGo := podJSONStreams(t)
+	for _, stream := range jsonWatchCases {
+		checkJSONWatchDecode(t, fast, clientGo, stream)
 	}
-	// Events as the API server writes them.
+	// Events as the API server writes them: the runtime decodes every pod
+	// itself.
 	events := testWatchEvents(t, 20)
 	stream, err := encodeWatchEvents(runtime.ContentTypeJSON, events)
 	if err != nil {
 		t.Fatal(err)
 	}
-	frames := strings.Split(strings.TrimSuffix(string(stream), "\n"), "\n")
-	if len(frames) != len(events) {
-		t.Fatalf("%d frames for %d events", len(frames), len(events))
+	if n := checkJSONWatchDecode(t, fast, clientGo, string(stream)); n != len(events) {
+		t.Fatalf("%d events read, want %d", n, len(events))
 	}
-	for _, frame := range frames {
-		if _, _, ok := cutJSONWatchEvent([]byte(frame)); !ok {
-			t.Errorf("the API server's event was not cut: %.80s", frame)
+	for _, f := range strings.Split(strings.TrimSuffix(string(stream), "\n"), "\n") {
+		typ, raw, ok := fast.format.event(frame{b: []byte(f)})
+		if !ok {
+			t.Errorf("the API server's event was not cut: %.80s", f)
+			continue
 		}
-		checkJSONWatchDecode(t, j, frame)
+		if _, _, ok := fast.format.object(raw); typ != string(watch.Error) && !ok {
+			t.Errorf("the API server's pod was not decoded by the runtime: %.80s", raw)
+		}
 	}
 }
 
-// FuzzJSONWatchDecode checks that the JSON format decodes any frame as the
-// serializer alone does.
+// FuzzJSONWatchDecode checks that the runtime's JSON format decodes the
+// events of any stream as client-go's serializer and object decoder alone
+// do.
 func FuzzJSONWatchDecode(f *testing.F) {
-	for _, frame := range jsonWatchCases {
-		f.Add(frame)
+	for _, stream := range jsonWatchCases {
+		f.Add(stream)
 	}
-	j := newJSONWatch(corev1.SchemeGroupVersion, "Pod", func() *corev1.Pod { return &corev1.Pod{} })
-	f.Fuzz(func(t *testing.T, frame string) {
-		checkJSONWatchDecode(t, j, frame)
+	fast, clientGo := podJSONStreams(f)
+	f.Fuzz(func(t *testing.T, stream string) {
+		checkJSONWatchDecode(t, fast, clientGo, stream)
 	})
 }
 
@@ -361,7 +519,7 @@ func (l *WidgetList) DeepCopyObject() runtime.Object {
 
 // A list of a type without protobuf code is read in JSON, which the
 // runtime decodes itself into the items client-go's REST client decodes.
-func TestRESTListDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
+func TestNewListDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
 	for _, n := range []int{0, 1, 3*decodeBatch + 7} {
 		list := &WidgetList{TypeMeta: metav1.TypeMeta{APIVersion: widgetVersion.String(), Kind: "WidgetList"}, ListMeta: metav1.ListMeta{ResourceVersion: "77"}}
 		for i := range n {
@@ -383,9 +541,12 @@ func TestRESTListDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
 			err := rc.Get().Namespace("ns").Resource("widgets").VersionedParams(&opts, metav1.ParameterCodec).Do(ctx).Into(out)
 			return out, err
 		}
-		own := newRESTList[*Widget](rc, "ns", "widgets", func(context.Context, metav1.ListOptions) (*WidgetList, error) {
+		own := NewList[*Widget](rc, "ns", "widgets", func(context.Context, metav1.ListOptions) (*WidgetList, error) {
 			return nil, errors.New("the typed client's list was called")
 		})
+		if own == nil {
+			t.Fatal("no REST list for a type without protobuf code")
+		}
 		got, err := own(context.Background(), metav1.ListOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -394,7 +555,10 @@ func TestRESTListDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		il := got.(*ItemList[*Widget])
+		il, ok := got.(*ItemList[*Widget])
+		if !ok {
+			t.Fatalf("n=%d: a %T, want the runtime's *ItemList", n, got)
+		}
 		if len(il.Items) != n || len(want.Items) != n || !reflect.DeepEqual(il.ListMeta, want.ListMeta) {
 			t.Fatalf("n=%d: %d items (%+v), client-go's REST client %d (%+v)", n, len(il.Items), il.ListMeta, len(want.Items), want.ListMeta)
 		}
@@ -403,8 +567,8 @@ func TestRESTListDecodesJSONForTypesWithoutProtobuf(t *testing.T) {
 				t.Fatalf("n=%d: item %d differs from client-go's", n, i)
 			}
 		}
-		if s.accepts[0] != s.accepts[1] || strings.Contains(s.accepts[0], "protobuf") {
-			t.Errorf("the list accepted %q, client-go's %q; want the same, without protobuf", s.accepts[0], s.accepts[1])
+		if s.accepts[0] != runtime.ContentTypeJSON {
+			t.Errorf("the list accepted %q, want JSON only", s.accepts[0])
 		}
 	}
 }

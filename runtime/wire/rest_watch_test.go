@@ -1,4 +1,4 @@
-package cache
+package wire
 
 import (
 	"bytes"
@@ -31,15 +31,35 @@ type watchServer struct {
 	// refuses a client that does not accept JSON, as a server without
 	// protobuf does.
 	jsonOnly bool
-	// refuse, when set, refuses a client whose Accept header it returns
-	// true for.
-	refuse func(accept string) bool
 	// corrupt, when set, changes the stream before it is sent.
 	corrupt func([]byte) []byte
 
 	mu      sync.Mutex
 	queries []string
 	accepts []string
+	// answers are the media types of the next answers, one per request in
+	// order, whatever the fields above and the client's Accept header say;
+	// notAcceptable refuses the request (set with answerNext).
+	answers []string
+}
+
+// notAcceptable is the answer of watchServer.answerNext that refuses a
+// request as not acceptable.
+const notAcceptable = "not acceptable"
+
+// answerNext has the next requests answered in answers, one each, in
+// order: media types, or notAcceptable.
+func (s *watchServer) answerNext(answers ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.answers = append(s.answers, answers...)
+}
+
+// requests returns the number of requests s received.
+func (s *watchServer) requests() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queries)
 }
 
 func (s *watchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -47,22 +67,31 @@ func (s *watchServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.queries = append(s.queries, r.URL.Path+"?"+r.URL.RawQuery)
 	s.accepts = append(s.accepts, accept)
+	var answer string
+	if len(s.answers) > 0 {
+		answer, s.answers = s.answers[0], s.answers[1:]
+	}
 	s.mu.Unlock()
 	mediaType := runtime.ContentTypeJSON
 	switch {
-	case s.jsonOnly && !strings.Contains(accept, runtime.ContentTypeJSON), s.refuse != nil && s.refuse(accept):
+	case answer == notAcceptable, answer == "" && s.jsonOnly && !strings.Contains(accept, runtime.ContentTypeJSON):
 		w.Header().Set("Content-Type", runtime.ContentTypeJSON)
 		w.WriteHeader(http.StatusNotAcceptable)
 		body, _ := runtime.Encode(scheme.Codecs.LegacyCodec(corev1.SchemeGroupVersion), &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusNotAcceptable, Reason: metav1.StatusReasonNotAcceptable, Message: "only json"})
 		_, _ = w.Write(body)
 		return
+	case answer != "":
+		mediaType = answer
 	case !s.jsonOnly && strings.HasPrefix(accept, runtime.ContentTypeProtobuf):
 		mediaType = runtime.ContentTypeProtobuf
 	}
-	body, err := encodeWatchEvents(mediaType, s.events)
-	if err != nil {
-		s.t.Error(err)
-		return
+	var body []byte
+	if mediaType != runtime.ContentTypeYAML { // YAML has no watch streams: client-go reads no body
+		var err error
+		if body, err = encodeWatchEvents(mediaType, s.events); err != nil {
+			s.t.Error(err)
+			return
+		}
 	}
 	if s.corrupt != nil {
 		body = s.corrupt(body)
@@ -140,7 +169,7 @@ func collect(t *testing.T, w watch.Interface) []watch.Event {
 
 // watchBoth watches through lw and through the typed client pods, and
 // returns both streams' events; the two requests must be the same.
-func watchBoth(t *testing.T, s *watchServer, lw *ListWatch[*corev1.Pod], pods TypedClient[*corev1.PodList], opts metav1.ListOptions) (got, want []watch.Event) {
+func watchBoth(t *testing.T, s *watchServer, lw *testListWatch, pods typedClient[*corev1.PodList], opts metav1.ListOptions) (got, want []watch.Event) {
 	t.Helper()
 	w, err := lw.lw.WatchFuncWithContext(context.Background(), opts)
 	if err != nil {
@@ -165,7 +194,7 @@ func TestClientListWatchDecodesProtobufWatchesAsTheTypedClientDoes(t *testing.T)
 		cs := serveWatch(t, s)
 		for _, ns := range []string{"", "ns-1"} {
 			pods := cs.CoreV1().Pods(ns)
-			lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+			lw := clientListWatch[*corev1.Pod](pods, "pods")
 			timeout := int64(300)
 			opts := metav1.ListOptions{LabelSelector: "app=a", ResourceVersion: "10", AllowWatchBookmarks: true, TimeoutSeconds: &timeout}
 			got, want := watchBoth(t, s, lw, pods, opts)
@@ -175,8 +204,8 @@ func TestClientListWatchDecodesProtobufWatchesAsTheTypedClientDoes(t *testing.T)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("n=%d, namespace %q: events differ from the typed client's (%d against %d)", n, ns, len(got), len(want))
 			}
-			if a := s.accepts[len(s.accepts)-2]; a != runtime.ContentTypeProtobuf+", "+runtime.ContentTypeJSON {
-				t.Errorf("the ListWatch's watch accepted %q, want protobuf, then JSON (its own decoding)", a)
+			if a, typed := s.accepts[len(s.accepts)-2], s.accepts[len(s.accepts)-1]; a != typed || !strings.HasPrefix(a, runtime.ContentTypeProtobuf) {
+				t.Errorf("the ListWatch's watch accepted %q, the typed client's %q; want the same, protobuf first", a, typed)
 			}
 		}
 	}
@@ -246,7 +275,7 @@ func checkBadEventWatch(t *testing.T, s *watchServer, n, want int) {
 	t.Helper()
 	cs := serveWatch(t, s)
 	pods := cs.CoreV1().Pods("")
-	lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+	lw := clientListWatch[*corev1.Pod](pods, "pods")
 	before := len(s.queries)
 	got, typed := watchBoth(t, s, lw, pods, metav1.ListOptions{})
 	if requests := len(s.queries) - before; requests != 2 {
@@ -279,7 +308,7 @@ func TestClientListWatchDecodesJSONWatchesAsTheTypedClientDoes(t *testing.T) {
 		s := &watchServer{events: testWatchEvents(t, n), jsonOnly: true}
 		cs := serveWatch(t, s)
 		pods := cs.CoreV1().Pods("ns-1")
-		lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+		lw := clientListWatch[*corev1.Pod](pods, "pods")
 		for i := range 2 {
 			before := len(s.queries)
 			got, want := watchBoth(t, s, lw, pods, metav1.ListOptions{ResourceVersion: "10", AllowWatchBookmarks: true})
@@ -298,31 +327,52 @@ func TestClientListWatchDecodesJSONWatchesAsTheTypedClientDoes(t *testing.T) {
 	}
 }
 
-func TestClientListWatchWatchesThroughTheTypedClientOnceRefused(t *testing.T) {
-	// A server that refuses the ListWatch's own requests (told apart by
-	// their Accept header) and answers the typed client's.
-	s := &watchServer{events: testWatchEvents(t, 3), refuse: func(accept string) bool {
-		return accept == runtime.ContentTypeProtobuf+", "+runtime.ContentTypeJSON
-	}}
+// Each WATCH response is decided alone, and the watch has no fallback: a
+// refused watch, or one answered in an encoding client-go has no watch
+// decoder for (YAML), fails as the typed client's fails, in one request;
+// the next one in protobuf or JSON is decoded again, into the typed
+// client's events.
+func TestClientListWatchDecidesEachWatchResponseAlone(t *testing.T) {
+	s := &watchServer{events: testWatchEvents(t, 3)}
 	cs := serveWatch(t, s)
 	pods := cs.CoreV1().Pods("")
-	lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
-	for i, wantRequests := range []int{2, 1} {
-		before := len(s.queries)
-		w, err := lw.lw.WatchFuncWithContext(context.Background(), metav1.ListOptions{})
-		if err != nil {
-			t.Fatal(err)
+	lw := clientListWatch[*corev1.Pod](pods, "pods")
+	for i, answer := range []string{notAcceptable, runtime.ContentTypeProtobuf, runtime.ContentTypeYAML, runtime.ContentTypeJSON, notAcceptable, runtime.ContentTypeProtobuf} {
+		s.answerNext(answer, answer) // the ListWatch's request, then the typed client's
+		before := s.requests()
+		// client-go leaves the body of a watch it has no decoder for open
+		// until the request's context ends.
+		ctx, cancel := context.WithCancel(context.Background())
+		got, gotErr := lw.lw.WatchFuncWithContext(ctx, metav1.ListOptions{})
+		want, wantErr := pods.Watch(ctx, metav1.ListOptions{})
+		if n := s.requests() - before; n != 2 {
+			t.Errorf("watch %d, answered %s: %d requests, want one of the ListWatch's and one of the typed client's", i, answer, n)
 		}
-		if got := collect(t, w); len(got) != 4 || len(s.queries)-before != wantRequests {
-			t.Errorf("watch %d: %d events in %d requests, want 4 in %d", i, len(got), len(s.queries)-before, wantRequests)
+		switch answer {
+		case notAcceptable, runtime.ContentTypeYAML:
+			if gotErr == nil || !reflect.DeepEqual(gotErr, wantErr) {
+				t.Errorf("watch %d, answered %s: error %#v, want the typed client's %#v", i, answer, gotErr, wantErr)
+			}
+			if answer == notAcceptable && !apierrors.IsNotAcceptable(gotErr) {
+				t.Errorf("watch %d: error %v, want the server's refusal", i, gotErr)
+			}
+		default:
+			if gotErr != nil || wantErr != nil {
+				t.Fatalf("watch %d, answered %s: errors %v, %v", i, answer, gotErr, wantErr)
+			}
+			gotEvents, wantEvents := collect(t, got), collect(t, want)
+			if len(wantEvents) != 4 || !reflect.DeepEqual(gotEvents, wantEvents) {
+				t.Errorf("watch %d, answered %s: %d events, the typed client's %d; want the same 4", i, answer, len(gotEvents), len(wantEvents))
+			}
 		}
+		cancel()
 	}
 }
 
 func TestClientListWatchStopsAWatchMidStream(t *testing.T) {
 	s := &watchServer{events: testWatchEvents(t, 2000)}
 	cs := serveWatch(t, s)
-	lw := NewClientListWatch[*corev1.Pod](cs.CoreV1().Pods(""), "pods", nil, nil)
+	lw := clientListWatch[*corev1.Pod](cs.CoreV1().Pods(""), "pods")
 	w, err := lw.lw.WatchFuncWithContext(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -343,7 +393,7 @@ func TestClientListWatchReportsWatchErrorsAsTheTypedClient(t *testing.T) {
 	s := &listServer{status: &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusGone, Reason: metav1.StatusReasonExpired, Message: "too old"}}
 	cs := serveList(t, s)
 	pods := cs.CoreV1().Pods("")
-	lw := NewClientListWatch[*corev1.Pod](pods, "pods", nil, nil)
+	lw := clientListWatch[*corev1.Pod](pods, "pods")
 	_, gotErr := lw.lw.WatchFuncWithContext(context.Background(), metav1.ListOptions{})
 	_, wantErr := pods.Watch(context.Background(), metav1.ListOptions{})
 	if !apierrors.IsResourceExpired(gotErr) || !reflect.DeepEqual(gotErr, wantErr) {

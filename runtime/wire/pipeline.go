@@ -1,4 +1,4 @@
-package cache
+package wire
 
 import (
 	"fmt"
@@ -6,8 +6,9 @@ import (
 	"sync"
 )
 
-// Sizes of a list's decoding pipeline: items per batch, and bytes per
-// buffer the items are read into (a larger item gets a buffer of its own).
+// Sizes of a list's decoding pipeline: items per batch, and the most bytes
+// per buffer the items are read into (a larger item gets a buffer of its
+// own).
 const (
 	decodeBatch = 32
 	itemArena   = 1 << 20
@@ -28,7 +29,9 @@ type itemBatch[T Object] struct {
 // once it has added every item or failed; only the reader calls add and
 // finish.
 type itemPipeline[T Object] struct {
-	decode  func([]byte) (T, error)
+	decode func([]byte) (T, error)
+	// arena holds the items' bytes: the reader's, which reads them into it.
+	arena   arena
 	batches chan itemBatch[T]
 	workers int
 	wg      sync.WaitGroup

@@ -1,21 +1,16 @@
-package cache
+package wire
 
 import (
 	"bufio"
 	"bytes"
-	"errors"
-	"reflect"
-	"strings"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer/json"
-	"k8s.io/client-go/kubernetes/scheme"
 )
 
 // jsonListCases are JSON list bodies, each decoded by the runtime as the
-// serializer decodes it, or left to the serializer.
+// typed client's decoder decodes it, or left to that decoder.
 var jsonListCases = []string{
 	`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"5","continue":"c"},"items":[{"metadata":{"name":"a"}},{"metadata":{"name":"b","labels":{"x":"]"}}}]}`,
 	` {"items":[],"metadata":{}} `,
@@ -46,41 +41,24 @@ var jsonListCases = []string{
 	`{"items":[{"metadata":{"name":"a"}}`,
 	`{"it\u0065ms":[{"metadata":{"name":"a"}}]}`,
 	`{"items":[],}`,
+	`{"kind":"PodList","apiVersion":"v1","items":[],"kind":"ConfigMapList"}`,
+	`{"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":5}}]}`,
+	`{"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":"a"}}],"metadata":{"resourceVersion":"5"}}`,
+	`{"kind":"PodList","apiVersion":"v1","items":[{"metadata":{"name":"a"}}]`,
+	`{"apiVersion":"v1","kind":"PodList","items":[],"extra":{bad}}`,
 	`{"kind":5,"items":[]}`,
 	`{"metadata":{"resourceVersion":5},"items":[]}`,
 	`[]`,
 	`null`,
 }
 
-// checkJSONListDecode fails t unless the runtime's decoding of body either
-// leaves it to the serializer (errJSONOther, or errNotDecoded for a body
-// that is no JSON object), fails where the serializer fails, or gives the
-// list the serializer gives.
+// checkJSONListDecode fails t unless the runtime's decoding of body, a JSON
+// LIST response of pods, ends as the typed client's LIST would (see
+// checkListDecode).
 func checkJSONListDecode(t *testing.T, body string) {
 	t.Helper()
-	d := jsonList[*corev1.Pod]{apiVersion: "v1", listKind: "PodList", newItem: func() *corev1.Pod { return &corev1.Pod{} }}
-	got, err := d.decode(bufio.NewReaderSize(strings.NewReader(body), 16))
-	s := json.NewSerializerWithOptions(json.DefaultMetaFactory, scheme.Scheme, scheme.Scheme, json.SerializerOptions{})
-	into := &corev1.PodList{}
-	out, _, wantErr := runtime.WithoutVersionDecoder{Decoder: s}.Decode([]byte(body), nil, into)
-	switch {
-	case errors.Is(err, errJSONOther), errors.Is(err, errNotDecoded):
-	case err != nil:
-		if wantErr == nil && out == into {
-			t.Fatalf("%s: error %v, the serializer decodes it", body, err)
-		}
-	case wantErr != nil || out != into:
-		t.Fatalf("%s: decoded, the serializer gives %T, %v", body, out, wantErr)
-	default:
-		if !reflect.DeepEqual(got.ListMeta, into.ListMeta) || len(got.Items) != len(into.Items) {
-			t.Fatalf("%s: list %+v with %d items, the serializer's %+v with %d", body, got.ListMeta, len(got.Items), into.ListMeta, len(into.Items))
-		}
-		for i := range into.Items {
-			if !reflect.DeepEqual(got.Items[i], &into.Items[i]) {
-				t.Fatalf("%s: item %d differs from the serializer's", body, i)
-			}
-		}
-	}
+	d := &jsonList[*corev1.Pod]{apiVersion: "v1", listKind: "PodList", newItem: func() *corev1.Pod { return &corev1.Pod{} }}
+	checkListDecode(t, d, runtime.ContentTypeJSON, []byte(body))
 }
 
 func TestJSONListDecodesAsTheSerializer(t *testing.T) {
@@ -93,13 +71,17 @@ func TestJSONListDecodesAsTheSerializer(t *testing.T) {
 	}
 	checkJSONListDecode(t, string(body))
 	d := jsonList[*corev1.Pod]{apiVersion: "v1", listKind: "PodList", newItem: func() *corev1.Pod { return &corev1.Pod{} }}
-	if l, err := d.decode(bufio.NewReader(bytes.NewReader(body))); err != nil || len(l.Items) != 40 {
-		t.Errorf("the API server's list: %v; want its 40 items decoded by the runtime", err)
+	rec := &recorder{r: bytes.NewReader(body), on: true}
+	if l, out, err := d.decode(bufio.NewReader(rec), rec); out != decoded || err != nil || len(l.Items) != 40 {
+		t.Errorf("the API server's list: outcome %d, %v; want its 40 items decoded by the runtime", out, err)
+	}
+	if rec.pieces != nil {
+		t.Errorf("%d pieces of the API server's list kept, want none once its items started", len(rec.pieces))
 	}
 }
 
 // FuzzJSONListDecode checks that the runtime decodes any JSON body as the
-// serializer does, or leaves it to the serializer.
+// typed client's decoder does, or leaves it to that decoder.
 func FuzzJSONListDecode(f *testing.F) {
 	for _, body := range jsonListCases {
 		f.Add(body)

@@ -1,4 +1,4 @@
-package cache
+package wire
 
 import (
 	"context"
@@ -96,7 +96,7 @@ func BenchmarkWatchDecode(b *testing.B) {
 		}
 		cs, stop := decodeClient(b, encoding.mediaType, encoding.watchContentType, body)
 		typed := cs.CoreV1().Pods("")
-		lw := NewClientListWatch[*corev1.Pod](typed, "pods", nil, nil)
+		lw := clientListWatch[*corev1.Pod](typed, "pods")
 		for _, side := range []struct {
 			name  string
 			watch func(context.Context, metav1.ListOptions) (watch.Interface, error)
@@ -144,7 +144,7 @@ func BenchmarkListDecode(b *testing.B) {
 		}
 		cs, stop := decodeClient(b, encoding.mediaType, encoding.mediaType, body)
 		typed := cs.CoreV1().Pods("")
-		lw := NewClientListWatch[*corev1.Pod](typed, "pods", nil, nil)
+		lw := clientListWatch[*corev1.Pod](typed, "pods")
 		for _, side := range []struct {
 			name string
 			list func(context.Context, metav1.ListOptions) (runtime.Object, error)

@@ -1,0 +1,509 @@
+package wire
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
+)
+
+// protobufPrefix starts every object in Kubernetes' protobuf encoding: the
+// magic number before the runtime.Unknown envelope.
+var protobufPrefix = []byte{'k', '8', 's', 0}
+
+// Field numbers of the messages the runtime reads: runtime.Unknown (the
+// envelope), runtime.TypeMeta, every Kubernetes list type (metadata first,
+// items second), metav1.WatchEvent and runtime.RawExtension.
+const (
+	unknownTypeMeta        = 1
+	unknownRaw             = 2
+	unknownContentEncoding = 3
+	unknownContentType     = 4
+	typeMetaAPIVersion     = 1
+	typeMetaKind           = 2
+	listMetadata           = 1
+	listItems              = 2
+	watchEventType         = 1
+	watchEventObject       = 2
+	rawExtensionRaw        = 1
+)
+
+// maxWatchFrame is the largest event client-go's watch decoder reads
+// (streaming.NewDecoder's limit); a larger one ends the watch with
+// streaming.ErrObjectTooLarge, as there.
+const maxWatchFrame = 16 << 20
+
+// outcome is how a list decoder ended.
+type outcome int
+
+const (
+	// decoded: the decoder's list is the response's.
+	decoded outcome = iota
+	// failed: the decoder's error is the response's (the body could not be
+	// read, or client-go's decoder fails on it too).
+	failed
+	// handOver: client-go's decoder decides, from every byte recorded so far
+	// and the rest of the body.
+	handOver
+	// relist: the body changed its kind after the decoder stopped
+	// recording (which no API server does); the LIST is sent again through
+	// the typed client.
+	relist
+)
+
+// protobufList decodes LIST responses of one list kind in Kubernetes'
+// protobuf encoding as they arrive.
+type protobufList[T Object] struct {
+	apiVersion string // the envelope's apiVersion a list must have
+	listKind   string // and its kind
+	newItem    func() T
+}
+
+// decode reads a LIST response body in protobuf off br and decodes it into
+// an ItemList[T]: the envelope (runtime.Unknown) as its generated code reads
+// it, the list as the list type's generated code reads it (ListMeta merged,
+// items appended, unknown fields skipped), every item by T's generated
+// Unmarshal into a new object, on up to GOMAXPROCS goroutines while the body
+// is still being read. rec records the body until the list starts, after an
+// envelope of the expected kind; anything else hands the body over.
+func (d *protobufList[T]) decode(br *bufio.Reader, rec *recorder) (*ItemList[T], outcome, error) {
+	if head, err := br.Peek(len(protobufPrefix)); err != nil || !bytes.Equal(head, protobufPrefix) {
+		return nil, handOver, nil
+	}
+	s := &pbStream{r: br}
+	_, _ = s.Discard(len(protobufPrefix))
+	var (
+		apiVersion, kind string
+		out              *ItemList[T]
+		listErr          error
+	)
+	// bad ends the decoding on an error of the envelope: client-go's
+	// decoder decides until the list started, and fails too after.
+	bad := func(err error) (*ItemList[T], outcome, error) {
+		if out == nil {
+			return nil, handOver, nil
+		}
+		return nil, failed, err
+	}
+	for {
+		num, typ, err := s.tag()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return bad(err)
+		}
+		known := num >= unknownTypeMeta && num <= unknownContentType
+		if known && typ != protowire.BytesType {
+			return bad(fmt.Errorf("proto: wrong wireType = %d for field %d of the envelope", typ, num))
+		}
+		if !known {
+			if err := s.skip(typ, -1); err != nil {
+				return bad(err)
+			}
+			continue
+		}
+		n, err := s.length(-1)
+		if err != nil {
+			return bad(err)
+		}
+		switch num {
+		case unknownTypeMeta:
+			b, err := readBounded(s, n)
+			if err != nil {
+				return bad(err)
+			}
+			// A repeated TypeMeta merges into the earlier one.
+			if !readTypeMeta(b, &apiVersion, &kind) {
+				return bad(errors.New("proto: malformed TypeMeta in the envelope"))
+			}
+			if out != nil && (apiVersion != d.apiVersion || kind != d.listKind) {
+				return nil, relist, nil
+			}
+		case unknownRaw:
+			if out != nil {
+				return nil, relist, nil // a second list, which replaces the first
+			}
+			if apiVersion != d.apiVersion || kind != d.listKind {
+				return nil, handOver, nil
+			}
+			rec.stop()
+			var readErr error
+			out, readErr, listErr = d.decodeList(s, s.n+int64(n))
+			if readErr != nil {
+				return nil, failed, readErr
+			}
+		default: // ContentEncoding, ContentType: the serializer ignores them
+			if err := s.discard(n); err != nil {
+				return bad(err)
+			}
+		}
+	}
+	switch {
+	case out == nil:
+		return nil, handOver, nil
+	case listErr != nil:
+		return nil, failed, listErr
+	}
+	return out, decoded, nil
+}
+
+// decodeList decodes a list message from s up to its byte offset end. It
+// returns the list, or the error of reading it (readErr: the body ended or
+// failed, or a field's length runs past end) or of decoding it (listErr: a
+// malformed list or item), having read the whole list in the latter case.
+func (d *protobufList[T]) decodeList(s *pbStream, end int64) (out *ItemList[T], readErr, listErr error) {
+	out = &ItemList[T]{}
+	items := newItemPipeline(func(item []byte) (T, error) {
+		obj := d.newItem()
+		return obj, any(obj).(protobufUnmarshaler).Unmarshal(item)
+	})
+	items.arena = arena{max: itemArena, read: func() int64 { return s.n }}
+	readErr, listErr = func() (readErr, listErr error) {
+		for s.n < end {
+			num, typ, err := s.tag()
+			if err != nil {
+				return unexpectedEOF(err), nil
+			}
+			if num != listMetadata && num != listItems {
+				if err := s.skip(typ, end); err != nil {
+					return err, nil
+				}
+				continue
+			}
+			if typ != protowire.BytesType {
+				return nil, fmt.Errorf("proto: wrong wireType = %d for field %d of the list", typ, num)
+			}
+			n, err := s.length(end)
+			if err != nil {
+				return err, nil
+			}
+			if num == listMetadata {
+				b, err := readBounded(s, n)
+				if err != nil {
+					return err, nil
+				}
+				// A repeated metadata field merges into the earlier one.
+				if err := out.ListMeta.Unmarshal(b); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			item, err := items.arena.next(s, n)
+			if err != nil {
+				return err, nil
+			}
+			if !items.add(item) {
+				return nil, nil // an item failed to decode
+			}
+		}
+		if s.n != end {
+			return errors.New("protobuf list: a field runs past the end of the list"), nil
+		}
+		return nil, nil
+	}()
+	decodedItems, itemErr := items.finish()
+	if listErr == nil {
+		listErr = itemErr
+	}
+	if readErr == nil && listErr != nil && s.n < end {
+		readErr = s.discard(int(end - s.n)) // the rest of the list, to read the envelope on
+	}
+	if readErr != nil || listErr != nil {
+		return nil, readErr, listErr
+	}
+	out.Items = decodedItems
+	return out, nil, nil
+}
+
+// readTypeMeta reads a runtime.TypeMeta message into apiVersion and kind,
+// leaving either as it is when the message does not set it (as a repeated
+// field merges); false when the message is malformed.
+func readTypeMeta(b []byte, apiVersion, kind *string) bool {
+	return eachField(b, func(num protowire.Number, typ protowire.Type, v []byte) bool {
+		switch num {
+		case typeMetaAPIVersion, typeMetaKind:
+			if typ != protowire.BytesType {
+				return false
+			}
+			if num == typeMetaAPIVersion {
+				*apiVersion = string(v)
+			} else {
+				*kind = string(v)
+			}
+		}
+		return true
+	})
+}
+
+// eachField calls f with the number, the wire type and, for a
+// length-delimited field, the bytes of every field of the message msg, in
+// order, while f returns true. Fields of other types are skipped by the
+// wire rules. It returns false when f did, or when msg is malformed.
+func eachField(msg []byte, f func(protowire.Number, protowire.Type, []byte) bool) bool {
+	for len(msg) > 0 {
+		num, typ, n := protowire.ConsumeTag(msg)
+		if n < 0 {
+			return false
+		}
+		msg = msg[n:]
+		var v []byte
+		if typ == protowire.BytesType {
+			v, n = protowire.ConsumeBytes(msg)
+		} else {
+			n = protowire.ConsumeFieldValue(num, typ, msg)
+		}
+		if n < 0 {
+			return false
+		}
+		msg = msg[n:]
+		if !f(num, typ, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// parseWatchEvent cuts a metav1.WatchEvent message into its type and its
+// object's bytes, as its generated code reads them: the last type, and the
+// last Raw of the object fields, which merge. ok is false for a message
+// it does not read so (malformed, a field of another wire type, no object):
+// the serializer then decodes it.
+func parseWatchEvent(frame []byte) (typ string, raw []byte, ok bool) {
+	hasRaw := false
+	ok = eachField(frame, func(num protowire.Number, wt protowire.Type, v []byte) bool {
+		switch num {
+		case watchEventType:
+			if wt != protowire.BytesType {
+				return false
+			}
+			typ = string(v)
+		case watchEventObject:
+			if wt != protowire.BytesType {
+				return false
+			}
+			return eachField(v, func(num protowire.Number, wt protowire.Type, v []byte) bool {
+				if num == rawExtensionRaw {
+					if wt != protowire.BytesType {
+						return false
+					}
+					raw, hasRaw = v, true
+				}
+				return true
+			})
+		}
+		return true
+	})
+	return typ, raw, ok && hasRaw
+}
+
+// splitEnvelope cuts an enveloped object as runtime.Unknown's generated code
+// reads it; ok is false when it does not read so (no prefix, nothing after
+// it, malformed).
+func splitEnvelope(data []byte) (apiVersion, kind string, raw []byte, ok bool) {
+	if len(data) <= len(protobufPrefix) || !bytes.Equal(data[:len(protobufPrefix)], protobufPrefix) {
+		return "", "", nil, false
+	}
+	ok = eachField(data[len(protobufPrefix):], func(num protowire.Number, typ protowire.Type, v []byte) bool {
+		if num < unknownTypeMeta || num > unknownContentType {
+			return true
+		}
+		if typ != protowire.BytesType {
+			return false
+		}
+		switch num {
+		case unknownTypeMeta:
+			return readTypeMeta(v, &apiVersion, &kind)
+		case unknownRaw:
+			raw = v
+		}
+		return true
+	})
+	return apiVersion, kind, raw, ok
+}
+
+// protobufFormat is the watchFormat of Kubernetes' protobuf encoding, for a
+// watch of T: length-delimited metav1.WatchEvent messages. An object of T's
+// kind, in an envelope read as the serializer reads it, is decoded by T's
+// generated Unmarshal; everything else by client-go's decoders.
+type protobufFormat[T Object] struct {
+	apiVersion, kind string
+	newItem          func() T
+}
+
+// read reads a length-delimited event as client-go's framer and stream
+// decoder read it: io.EOF when the body ends before its header,
+// io.ErrUnexpectedEOF inside it, streaming.ErrObjectTooLarge once
+// maxWatchFrame bytes of a longer event arrived. take reserves the event's
+// bytes of the read-ahead budget before they are read.
+func (p protobufFormat[T]) read(br *bufio.Reader, a *arena, take func(int) bool) (frame, error) {
+	var header [4]byte
+	if _, err := io.ReadFull(br, header[:]); err != nil {
+		return frame{}, err
+	}
+	n := binary.BigEndian.Uint32(header[:])
+	if n > maxWatchFrame {
+		if _, err := br.Discard(maxWatchFrame); err != nil {
+			return frame{}, unexpectedEOF(err)
+		}
+		return frame{}, streaming.ErrObjectTooLarge
+	}
+	if !take(int(n)) {
+		return frame{}, errStopped
+	}
+	b, err := a.next(br, int(n))
+	if err != nil {
+		return frame{size: int(n)}, err
+	}
+	return frame{b: b, size: int(n)}, nil
+}
+
+func (p protobufFormat[T]) event(f frame) (string, []byte, bool) {
+	return parseWatchEvent(f.b)
+}
+
+// object decodes an object of T's kind; ok is false for any other.
+func (p protobufFormat[T]) object(raw []byte) (runtime.Object, error, bool) {
+	apiVersion, kind, msg, ok := splitEnvelope(raw)
+	if !ok || apiVersion != p.apiVersion || kind != p.kind {
+		return nil, nil, false
+	}
+	obj := p.newItem()
+	if err := any(obj).(protobufUnmarshaler).Unmarshal(msg); err != nil {
+		return nil, err, true
+	}
+	return obj, nil, true
+}
+
+// pbStream reads protobuf fields off a body, counting the bytes read.
+type pbStream struct {
+	r *bufio.Reader
+	n int64
+}
+
+func (s *pbStream) ReadByte() (byte, error) {
+	b, err := s.r.ReadByte()
+	if err == nil {
+		s.n++
+	}
+	return b, err
+}
+
+func (s *pbStream) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	s.n += int64(n)
+	return n, err
+}
+
+func (s *pbStream) Discard(n int) (int, error) {
+	n, err := s.r.Discard(n)
+	s.n += int64(n)
+	return n, err
+}
+
+// discard skips the next n bytes.
+func (s *pbStream) discard(n int) error {
+	_, err := s.Discard(n)
+	return unexpectedEOF(err)
+}
+
+// varint reads a varint as the generated code reads one: at most ten
+// bytes, the bits past 64 dropped.
+func (s *pbStream) varint() (uint64, error) {
+	var v uint64
+	for shift := uint(0); shift < 64; shift += 7 {
+		b, err := s.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		v |= uint64(b&0x7f) << shift
+		if b < 0x80 {
+			return v, nil
+		}
+	}
+	return 0, errors.New("proto: integer overflow")
+}
+
+// tag reads a field's tag. io.EOF means the body ended before it.
+func (s *pbStream) tag() (protowire.Number, protowire.Type, error) {
+	start := s.n
+	v, err := s.varint()
+	if err != nil {
+		if err == io.EOF && s.n == start {
+			return 0, 0, io.EOF
+		}
+		return 0, 0, unexpectedEOF(err)
+	}
+	// As the generated code reads tags: the number is an int32.
+	num := int32(v >> 3)
+	if num <= 0 {
+		return 0, 0, fmt.Errorf("proto: illegal tag %d", num)
+	}
+	return protowire.Number(num), protowire.Type(v & 7), nil
+}
+
+// length reads a length-delimited field's length; when end is not
+// negative, the field must end by then.
+func (s *pbStream) length(end int64) (int, error) {
+	v, err := s.varint()
+	if err != nil {
+		return 0, unexpectedEOF(err)
+	}
+	if v > uint64(1<<31-1) || (end >= 0 && s.n+int64(v) > end) {
+		return 0, errors.New("protobuf: invalid field length")
+	}
+	return int(v), nil
+}
+
+// skip skips the value of a field of wire type typ that must end by end
+// (when not negative), as the generated code skips fields it does not know.
+func (s *pbStream) skip(typ protowire.Type, end int64) error {
+	var n int
+	switch typ {
+	case protowire.StartGroupType:
+		for depth := 1; depth > 0; {
+			_, typ, err := s.tag()
+			if err != nil {
+				return unexpectedEOF(err)
+			}
+			switch typ {
+			case protowire.StartGroupType:
+				depth++
+			case protowire.EndGroupType:
+				depth--
+			default:
+				if err := s.skip(typ, end); err != nil {
+					return err
+				}
+			}
+			if end >= 0 && s.n > end {
+				return errors.New("protobuf: invalid field length")
+			}
+		}
+		return nil
+	case protowire.VarintType:
+		_, err := s.varint()
+		return unexpectedEOF(err)
+	case protowire.Fixed32Type:
+		n = 4
+	case protowire.Fixed64Type:
+		n = 8
+	case protowire.BytesType:
+		var err error
+		if n, err = s.length(end); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("proto: illegal wireType %d", typ)
+	}
+	if end >= 0 && s.n+int64(n) > end {
+		return errors.New("protobuf: invalid field length")
+	}
+	return s.discard(n)
+}
