@@ -98,7 +98,7 @@ func TestSmallHostileBodiesAllocateLittle(t *testing.T) {
 		"protobuf list, item of 2^31-7 bytes": {runtime.ContentTypeProtobuf, smallHostileBodies["an item of 2^31-7 bytes"]},
 		"protobuf watch frame of 16 MiB":      {runtime.ContentTypeProtobuf + ";stream=watch", string(header)},
 		"protobuf watch frame of 4 GiB":       {runtime.ContentTypeProtobuf + ";stream=watch", "\xff\xff\xff\xff\x00"},
-		"JSON watch, an open string":           {runtime.ContentTypeJSON, `{"type":"ADDED","object":{"kind":"Pod","x":"`},
+		"JSON watch, an open string":          {runtime.ContentTypeJSON, `{"type":"ADDED","object":{"kind":"Pod","x":"`},
 	} {
 		cs := serveClientset(t, streamServer{c.contentType, []byte(c.body)})
 		pods := cs.CoreV1().Pods("")
@@ -348,7 +348,9 @@ func TestProtobufWatchEventsAreReadByTheWireRules(t *testing.T) {
 		return protowire.AppendTag(b, 11, protowire.EndGroupType)
 	}
 	envelopeField := func(num protowire.Number, v string) func([]byte) []byte {
-		return func(b []byte) []byte { return protowire.AppendString(protowire.AppendTag(b, num, protowire.BytesType), v) }
+		return func(b []byte) []byte {
+			return protowire.AppendString(protowire.AppendTag(b, num, protowire.BytesType), v)
+		}
 	}
 	cm, err := encodeWatchEvents(runtime.ContentTypeProtobuf, []watch.Event{{Type: watch.Added, Object: &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm"}}}})
 	if err != nil {

@@ -77,12 +77,12 @@ func (s streamServer) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 // a server on the loopback interface answers every WATCH with
 // decodeObjects MODIFIED events of internal/testpods pods, prebuilt in
 // JSON or in protobuf; an iteration opens a watch and receives every event
-// from its result channel. ours is NewClientListWatch's watch (the runtime
-// decodes the events, on up to four goroutines), clientgo the typed client's
-// Watch (client-go's decoder, on the watch's goroutine), both through
-// client-go's REST client and StreamWatcher. Reported per event: wall and
-// CPU time (the process's, so the server's writing included on both sides)
-// and allocations.
+// from its result channel. ours is the runtime's watch (NewWatch: the
+// runtime decodes the events, on up to four goroutines), clientgo the typed
+// client's Watch (client-go's decoder, on the watch's goroutine), both
+// through client-go's REST client and StreamWatcher. Reported per event:
+// wall and CPU time (the process's, so the server's writing included on
+// both sides) and allocations.
 func BenchmarkWatchDecode(b *testing.B) {
 	pods := decodePods()
 	events := make([]watch.Event, len(pods))
@@ -126,9 +126,9 @@ func BenchmarkWatchDecode(b *testing.B) {
 
 // BenchmarkListDecode measures how fast a LIST of pods is decoded: the
 // server answers every request with a PodList of decodeObjects pods,
-// prebuilt in JSON or in protobuf; an iteration lists once. ours is
-// NewClientListWatch's list (the runtime decodes the items while the body
-// is read, on GOMAXPROCS goroutines), clientgo the typed client's List
+// prebuilt in JSON or in protobuf; an iteration lists once. ours is the
+// runtime's list (NewList: the runtime decodes the items while the body is
+// read, on GOMAXPROCS goroutines), clientgo the typed client's List
 // (client-go reads the whole body, then decodes it on one goroutine); the
 // items are not copied out of the list, which client-go's reflector does
 // next for its side only. Reported per item, as BenchmarkWatchDecode.

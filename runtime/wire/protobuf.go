@@ -76,17 +76,18 @@ func (d *protobufList[T]) decode(br *bufio.Reader, rec *recorder) (*ItemList[T],
 	if head, err := br.Peek(len(protobufPrefix)); err != nil || !bytes.Equal(head, protobufPrefix) {
 		return nil, handOver, nil
 	}
-	s := &pbStream{r: br}
+	s := &pbStream{r: br, end: -1}
 	_, _ = s.Discard(len(protobufPrefix))
 	var (
 		apiVersion, kind string
+		committed        bool // the list started: rec stopped
 		out              *ItemList[T]
 		listErr          error
 	)
 	// bad ends the decoding on an error of the envelope: client-go's
 	// decoder decides until the list started, and fails too after.
 	bad := func(err error) (*ItemList[T], outcome, error) {
-		if out == nil {
+		if !committed {
 			return nil, handOver, nil
 		}
 		return nil, failed, err
@@ -123,16 +124,17 @@ func (d *protobufList[T]) decode(br *bufio.Reader, rec *recorder) (*ItemList[T],
 			if !readTypeMeta(b, &apiVersion, &kind) {
 				return bad(errors.New("proto: malformed TypeMeta in the envelope"))
 			}
-			if out != nil && (apiVersion != d.apiVersion || kind != d.listKind) {
+			if committed && (apiVersion != d.apiVersion || kind != d.listKind) {
 				return nil, relist, nil
 			}
 		case unknownRaw:
-			if out != nil {
+			if committed {
 				return nil, relist, nil // a second list, which replaces the first
 			}
 			if apiVersion != d.apiVersion || kind != d.listKind {
 				return nil, handOver, nil
 			}
+			committed = true
 			rec.stop()
 			var readErr error
 			out, readErr, listErr = d.decodeList(s, s.n+int64(n))
@@ -146,7 +148,7 @@ func (d *protobufList[T]) decode(br *bufio.Reader, rec *recorder) (*ItemList[T],
 		}
 	}
 	switch {
-	case out == nil:
+	case !committed:
 		return nil, handOver, nil
 	case listErr != nil:
 		return nil, failed, listErr
@@ -156,8 +158,9 @@ func (d *protobufList[T]) decode(br *bufio.Reader, rec *recorder) (*ItemList[T],
 
 // decodeList decodes a list message from s up to its byte offset end. It
 // returns the list, or the error of reading it (readErr: the body ended or
-// failed, or a field's length runs past end) or of decoding it (listErr: a
-// malformed list or item), having read the whole list in the latter case.
+// failed) or of decoding it (listErr: a malformed list or item), having read
+// the whole list in the latter case: a later list in the envelope may
+// replace this one.
 func (d *protobufList[T]) decodeList(s *pbStream, end int64) (out *ItemList[T], readErr, listErr error) {
 	out = &ItemList[T]{}
 	items := newItemPipeline(func(item []byte) (T, error) {
@@ -165,61 +168,65 @@ func (d *protobufList[T]) decodeList(s *pbStream, end int64) (out *ItemList[T], 
 		return obj, any(obj).(protobufUnmarshaler).Unmarshal(item)
 	})
 	items.arena = arena{max: itemArena, read: func() int64 { return s.n }}
-	readErr, listErr = func() (readErr, listErr error) {
+	s.end = end
+	defer func() { s.end = -1 }()
+	err := func() error {
 		for s.n < end {
 			num, typ, err := s.tag()
 			if err != nil {
-				return unexpectedEOF(err), nil
+				return unexpectedEOF(err)
 			}
 			if num != listMetadata && num != listItems {
 				if err := s.skip(typ, end); err != nil {
-					return err, nil
+					return err
 				}
 				continue
 			}
 			if typ != protowire.BytesType {
-				return nil, fmt.Errorf("proto: wrong wireType = %d for field %d of the list", typ, num)
+				return fmt.Errorf("%w: wrong wireType = %d for field %d of the list", errMalformed, typ, num)
 			}
 			n, err := s.length(end)
 			if err != nil {
-				return err, nil
+				return err
 			}
 			if num == listMetadata {
 				b, err := readBounded(s, n)
 				if err != nil {
-					return err, nil
+					return err
 				}
 				// A repeated metadata field merges into the earlier one.
 				if err := out.ListMeta.Unmarshal(b); err != nil {
-					return nil, err
+					return fmt.Errorf("%w: %w", errMalformed, err)
 				}
 				continue
 			}
 			item, err := items.arena.next(s, n)
 			if err != nil {
-				return err, nil
+				return err
 			}
 			if !items.add(item) {
-				return nil, nil // an item failed to decode
+				return nil // an item failed to decode
 			}
 		}
-		if s.n != end {
-			return errors.New("protobuf list: a field runs past the end of the list"), nil
-		}
-		return nil, nil
+		return nil
 	}()
 	decodedItems, itemErr := items.finish()
-	if listErr == nil {
-		listErr = itemErr
+	switch {
+	case err != nil && !errors.Is(err, errMalformed):
+		return nil, err, nil
+	case err == nil && itemErr == nil:
+		out.Items = decodedItems
+		return out, nil, nil
+	case err == nil:
+		err = itemErr
 	}
-	if readErr == nil && listErr != nil && s.n < end {
-		readErr = s.discard(int(end - s.n)) // the rest of the list, to read the envelope on
+	s.end = -1
+	if s.n < end {
+		if readErr := s.discard(int(end - s.n)); readErr != nil {
+			return nil, readErr, nil
+		}
 	}
-	if readErr != nil || listErr != nil {
-		return nil, readErr, listErr
-	}
-	out.Items = decodedItems
-	return out, nil, nil
+	return nil, nil, err
 }
 
 // readTypeMeta reads a runtime.TypeMeta message into apiVersion and kind,
@@ -385,9 +392,32 @@ func (p protobufFormat[T]) object(raw []byte) (runtime.Object, error, bool) {
 type pbStream struct {
 	r *bufio.Reader
 	n int64
+	// end, when not negative, is the offset of the end of the message
+	// being read: reading past it fails with errPastEnd.
+	end int64
+}
+
+var (
+	// errMalformed is the error of a message that is not valid protobuf
+	// (the body may go on after it).
+	errMalformed = errors.New("proto: malformed message")
+	// errPastEnd is the error of a field that runs past the end of its
+	// message.
+	errPastEnd = fmt.Errorf("%w: a field runs past the end of its message", errMalformed)
+)
+
+// room returns how many of n bytes may be read before end.
+func (s *pbStream) room(n int) int {
+	if s.end >= 0 && s.n+int64(n) > s.end {
+		return int(max(0, s.end-s.n))
+	}
+	return n
 }
 
 func (s *pbStream) ReadByte() (byte, error) {
+	if s.room(1) == 0 {
+		return 0, errPastEnd
+	}
 	b, err := s.r.ReadByte()
 	if err == nil {
 		s.n++
@@ -396,15 +426,22 @@ func (s *pbStream) ReadByte() (byte, error) {
 }
 
 func (s *pbStream) Read(p []byte) (int, error) {
-	n, err := s.r.Read(p)
+	if len(p) > 0 && s.room(len(p)) == 0 {
+		return 0, errPastEnd
+	}
+	n, err := s.r.Read(p[:s.room(len(p))])
 	s.n += int64(n)
 	return n, err
 }
 
 func (s *pbStream) Discard(n int) (int, error) {
-	n, err := s.r.Discard(n)
-	s.n += int64(n)
-	return n, err
+	k := s.room(n)
+	k, err := s.r.Discard(k)
+	s.n += int64(k)
+	if err == nil && k < n {
+		err = errPastEnd
+	}
+	return k, err
 }
 
 // discard skips the next n bytes.
@@ -427,7 +464,7 @@ func (s *pbStream) varint() (uint64, error) {
 			return v, nil
 		}
 	}
-	return 0, errors.New("proto: integer overflow")
+	return 0, fmt.Errorf("%w: integer overflow", errMalformed)
 }
 
 // tag reads a field's tag. io.EOF means the body ended before it.
@@ -443,7 +480,7 @@ func (s *pbStream) tag() (protowire.Number, protowire.Type, error) {
 	// As the generated code reads tags: the number is an int32.
 	num := int32(v >> 3)
 	if num <= 0 {
-		return 0, 0, fmt.Errorf("proto: illegal tag %d", num)
+		return 0, 0, fmt.Errorf("%w: illegal tag %d", errMalformed, num)
 	}
 	return protowire.Number(num), protowire.Type(v & 7), nil
 }
@@ -456,7 +493,7 @@ func (s *pbStream) length(end int64) (int, error) {
 		return 0, unexpectedEOF(err)
 	}
 	if v > uint64(1<<31-1) || (end >= 0 && s.n+int64(v) > end) {
-		return 0, errors.New("protobuf: invalid field length")
+		return 0, fmt.Errorf("%w: invalid field length", errMalformed)
 	}
 	return int(v), nil
 }
@@ -483,7 +520,7 @@ func (s *pbStream) skip(typ protowire.Type, end int64) error {
 				}
 			}
 			if end >= 0 && s.n > end {
-				return errors.New("protobuf: invalid field length")
+				return errPastEnd
 			}
 		}
 		return nil
@@ -500,10 +537,10 @@ func (s *pbStream) skip(typ protowire.Type, end int64) error {
 			return err
 		}
 	default:
-		return fmt.Errorf("proto: illegal wireType %d", typ)
+		return fmt.Errorf("%w: illegal wireType %d", errMalformed, typ)
 	}
 	if end >= 0 && s.n+int64(n) > end {
-		return errors.New("protobuf: invalid field length")
+		return errPastEnd
 	}
 	return s.discard(n)
 }

@@ -384,7 +384,7 @@ func TestClientListWatchRetriesThroughTheTypedClientAfterAConnectionError(t *tes
 	}
 }
 
-// noProtobuf is a typed client of objects without generated protobuf code.
+// noProtobuf is an API type without generated protobuf code.
 type noProtobuf struct{ corev1.Pod }
 
 func (p *noProtobuf) DeepCopyObject() runtime.Object { return &noProtobuf{*p.DeepCopy()} }
@@ -568,6 +568,10 @@ func FuzzProtobufList(f *testing.F) {
 	f.Add(body)
 	// A second list in the envelope, which replaces the first.
 	f.Add(protowire.AppendBytes(protowire.AppendTag(bytes.Clone(body), unknownRaw, protowire.BytesType), raw))
+	// A malformed list (a varint field without its value) replaced by a
+	// second, empty one: the envelope's generated code keeps the last, and
+	// never reads the first.
+	f.Add([]byte("k8s\x00\n\r\n\x02v1\x12\aPodList\x12\x010\x12\x00"))
 	f.Add([]byte("k8s\x00"))
 	f.Add([]byte(`{"kind":"PodList"}`))
 	d := &protobufList[*corev1.Pod]{apiVersion: "v1", listKind: "PodList", newItem: func() *corev1.Pod { return &corev1.Pod{} }}

@@ -142,26 +142,27 @@ func (s *watchStream) decode(ev *watchEvent, f frame) {
 			ev.typ, ev.obj, ev.eventErr = "", nil, fmt.Errorf("decoding panicked: %v", r)
 		}
 	}()
-	typ, raw, ok := s.format.event(f)
-	if !ok {
-		var got metav1.WatchEvent
-		res, _, err := s.events.Decode(f.b, nil, &got)
-		if err != nil {
-			ev.eventErr = err // as it is: client-go compares some by identity
+	if typ, raw, ok := s.format.event(f); ok {
+		if obj, err, ok := s.format.object(raw); ok {
+			ev.typ, ev.obj, ev.objErr = typ, obj, err
 			return
 		}
-		if res != &got {
-			ev.eventErr = errors.New("unable to decode to metav1.Event")
-			return
-		}
-		typ, raw = got.Type, got.Object.Raw
+		// An object the format does not decode: client-go's serializer
+		// decodes the event too, for its errors (a JSON event whose object
+		// is not valid JSON is an error of the event).
 	}
-	ev.typ = typ
-	if obj, err, ok := s.format.object(raw); ok {
-		ev.obj, ev.objErr = obj, err
+	var got metav1.WatchEvent
+	res, _, err := s.events.Decode(f.b, nil, &got)
+	if err != nil {
+		ev.eventErr = err // as it is: client-go compares some by identity
 		return
 	}
-	ev.obj, ev.objErr = runtime.Decode(s.objects, raw)
+	if res != &got {
+		ev.eventErr = errors.New("unable to decode to metav1.Event")
+		return
+	}
+	ev.typ = got.Type
+	ev.obj, ev.objErr = runtime.Decode(s.objects, got.Object.Raw)
 }
 
 // NewFrameWriter is not used: the REST client writes no watch events.
