@@ -60,6 +60,7 @@ func (d *diffTransport) serve(contentType string, body []byte) {
 	d.contentType, d.body = contentType, body
 }
 
+// RoundTrip answers req with the response serve set, closing req's body.
 func (d *diffTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	d.mu.Lock()
 	contentType, body := d.contentType, bytes.Clone(d.body)
@@ -181,8 +182,8 @@ func (h *diffHarness) checkWatch(t *testing.T, configMaps bool, contentType stri
 	t.Helper()
 	k := h.kind(configMaps)
 	h.transport.serve(contentType, body)
-	got, gotErr, gotHung := diffCollect(k.watch)
-	want, wantErr, wantHung := diffCollect(k.typedWatch)
+	got, gotHung, gotErr := diffCollect(k.watch)
+	want, wantHung, wantErr := diffCollect(k.typedWatch)
 	difference := diffWatches(got, gotErr, want, wantErr)
 	if gotHung || wantHung {
 		difference = strings.TrimSpace(fmt.Sprintf("%s\na watch did not end within %v (runtime %t, client-go %t)", difference, diffWatchTimeout, gotHung, wantHung))
@@ -196,10 +197,10 @@ func (h *diffHarness) checkWatch(t *testing.T, configMaps bool, contentType stri
 // diffCollect starts a watch with start and returns its events until its
 // result channel closes, or the error it failed to start with; hung is set
 // when it did not end within diffWatchTimeout, and was stopped then.
-func diffCollect(start func(context.Context, metav1.ListOptions) (watch.Interface, error)) (events []watch.Event, err error, hung bool) {
+func diffCollect(start func(context.Context, metav1.ListOptions) (watch.Interface, error)) (events []watch.Event, hung bool, err error) {
 	w, err := start(context.Background(), metav1.ListOptions{})
 	if err != nil || w == nil {
-		return nil, err, false
+		return nil, false, err
 	}
 	defer w.Stop()
 	timeout := time.NewTimer(diffWatchTimeout)
@@ -208,7 +209,7 @@ func diffCollect(start func(context.Context, metav1.ListOptions) (watch.Interfac
 		select {
 		case e, ok := <-w.ResultChan():
 			if !ok {
-				return events, nil, false
+				return events, false, nil
 			}
 			events = append(events, e)
 		case <-timeout.C:
@@ -219,10 +220,10 @@ func diffCollect(start func(context.Context, metav1.ListOptions) (watch.Interfac
 				select {
 				case _, ok := <-w.ResultChan():
 					if !ok {
-						return events, nil, true
+						return events, true, nil
 					}
 				case <-drain.C:
-					return events, nil, true
+					return events, true, nil
 				}
 			}
 		}
@@ -691,6 +692,16 @@ func diffProtobufListSeeds(tb testing.TB) []diffSeed {
 		{false, diffPBEnvelope(podTypeMeta, diffJoin(metaMsg, diffPBVarint(2, 1)))},
 		{false, diffPBEnvelope(podTypeMeta, diffJoin(metaMsg, diffPBBytes(2, []byte{0x0a, 0x05, 0x0a})))},
 		{false, diffJoin([]byte("k8s\x00"), diffPBBytes(1, podTypeMeta), []byte{0x12, 0xff, 0xff, 0xff, 0x7f}, listMsg)},
+		// Unknown fields the generated code skips by their wire types alone:
+		// groups holding a field numbered 0 or past int32, or ended by another
+		// number, in the list and in the envelope after it, and in a TypeMeta
+		// after the list with a varint past 64 bits or a tag past 32.
+		{false, []byte("k8s\x00\n\r\n\x02v1\x12\aPodList\x12\x04K\x00\x00L")},
+		{true, []byte("k8s\x00\n\x13\n\x02v1\x12\rConfigMapList\x12\bK\x80\x80\x80\x80@\x01L")},
+		{false, []byte("k8s\x00\n\r\n\x02v1\x12\aPodList\x12\x00K\x00\x00L")},
+		{false, []byte("k8s\x00\n\r\n\x02v1\x12\aPodList\x12\x00\n\x02KT")},
+		{false, []byte("k8s\x00\n\r\n\x02v1\x12\aPodList\x12\x00\n\v\x18\xff\xff\xff\xff\xff\xff\xff\xff\xff\x7f")},
+		{false, []byte("k8s\x00\n\r\n\x02v1\x12\aPodList\x12\x00\n\a\xa8\x80\x80\x80\x80\x01\x00")},
 		// Garbage, and JSON in a protobuf response.
 		{false, []byte("<html>not protobuf</html>")},
 		{false, diffEncode(tb, diffJSON, o.podList)},
@@ -712,7 +723,8 @@ func diffJSONListSeeds(tb testing.TB) []diffSeed {
 		{false, s(`{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1"}}`)},
 		{true, diffEncode(tb, diffJSON, o.configMapList)},
 		{true, s(`{"kind":"ConfigMapList","apiVersion":"v1","metadata":{},"items":[{"metadata":{"name":"a"},"data":{"k":"v"},"binaryData":{"b":"AAH/"}}]}`)},
-		// Items before the kind, members the serializer skips, items with their kind.
+		// No kind, items before the kind, members the serializer skips, items with their kind.
+		{false, s(`{"metadata":{"resourceVersion":"1"},"items":[{"metadata":{"name":"a"}}]}`)},
 		{false, diffJoin(s(`{"items":[`), pod, s(`],"metadata":{"continue":"c","remainingItemCount":3},"kind":"PodList","apiVersion":"v1"}`))},
 		{false, diffJoin(s(`{"kind":"PodList","apiVersion":"v1","extra":{"a":[1,2,{"b":null}]},"Items":[1],"items":[`), pod, s(`,{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b"}}]}`))},
 		// Keys in other cases.

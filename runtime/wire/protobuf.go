@@ -251,30 +251,108 @@ func readTypeMeta(b []byte, apiVersion, kind *string) bool {
 
 // eachField calls f with the number, the wire type and, for a
 // length-delimited field, the bytes of every field of the message msg, in
-// order, while f returns true. Fields of other types are skipped by the
-// wire rules. It returns false when f did, or when msg is malformed.
+// order, while f returns true. It reads msg as the generated Unmarshal
+// methods do: other fields are skipped as their skipGenerated skips them.
+// It returns false when f did, or when msg is malformed (when the generated
+// code would fail).
 func eachField(msg []byte, f func(protowire.Number, protowire.Type, []byte) bool) bool {
-	for len(msg) > 0 {
-		num, typ, n := protowire.ConsumeTag(msg)
-		if n < 0 {
+	for i := 0; i < len(msg); {
+		start := i
+		wire, n := consumeVarint(msg[i:])
+		if n <= 0 {
 			return false
 		}
-		msg = msg[n:]
+		i += n
+		num, typ := int32(wire>>3), protowire.Type(wire&7)
+		if typ == protowire.EndGroupType || num <= 0 {
+			return false
+		}
 		var v []byte
 		if typ == protowire.BytesType {
-			v, n = protowire.ConsumeBytes(msg)
+			l, n := consumeVarint(msg[i:])
+			if n <= 0 || l > uint64(len(msg)-i-n) {
+				return false
+			}
+			i += n
+			v, i = msg[i:i+int(l)], i+int(l)
 		} else {
-			n = protowire.ConsumeFieldValue(num, typ, msg)
+			n := skipField(msg[start:])
+			if n <= 0 {
+				return false
+			}
+			i = start + n
 		}
-		if n < 0 {
-			return false
-		}
-		msg = msg[n:]
-		if !f(num, typ, v) {
+		if !f(protowire.Number(num), typ, v) {
 			return false
 		}
 	}
 	return true
+}
+
+// consumeVarint reads a varint as the generated code reads one (at most ten
+// bytes, the bits past 64 dropped): its value and length, 0 when b ends
+// inside it, -1 when it is longer.
+func consumeVarint(b []byte) (uint64, int) {
+	var v uint64
+	for i, shift := 0, uint(0); shift < 64; i, shift = i+1, shift+7 {
+		if i >= len(b) {
+			return 0, 0
+		}
+		v |= uint64(b[i]&0x7f) << shift
+		if b[i] < 0x80 {
+			return v, i + 1
+		}
+	}
+	return 0, -1
+}
+
+// skipField returns the length of the field b starts with, tag included, as
+// the generated code's skipGenerated measures it (a group's inner fields by
+// their wire types alone); not positive when b is malformed or ends inside
+// it.
+func skipField(b []byte) int {
+	i, depth := 0, 0
+	for i < len(b) {
+		wire, n := consumeVarint(b[i:])
+		if n <= 0 {
+			return -1
+		}
+		i += n
+		switch protowire.Type(wire & 7) {
+		case protowire.VarintType:
+			_, n := consumeVarint(b[i:])
+			if n <= 0 {
+				return -1
+			}
+			i += n
+		case protowire.Fixed64Type:
+			i += 8
+		case protowire.BytesType:
+			l, n := consumeVarint(b[i:])
+			if n <= 0 || l > uint64(len(b)) {
+				return -1
+			}
+			i += n + int(l)
+		case protowire.StartGroupType:
+			depth++
+		case protowire.EndGroupType:
+			if depth == 0 {
+				return -1
+			}
+			depth--
+		case protowire.Fixed32Type:
+			i += 4
+		default:
+			return -1
+		}
+		if depth == 0 {
+			if i > len(b) {
+				return -1
+			}
+			return i
+		}
+	}
+	return -1
 }
 
 // parseWatchEvent cuts a metav1.WatchEvent message into its type and its
@@ -499,48 +577,48 @@ func (s *pbStream) length(end int64) (int, error) {
 }
 
 // skip skips the value of a field of wire type typ that must end by end
-// (when not negative), as the generated code skips fields it does not know.
+// (when not negative), as the generated code's skipGenerated skips fields it
+// does not know: a group's inner fields by their wire types alone.
 func (s *pbStream) skip(typ protowire.Type, end int64) error {
-	var n int
-	switch typ {
-	case protowire.StartGroupType:
-		for depth := 1; depth > 0; {
-			_, typ, err := s.tag()
-			if err != nil {
+	for depth := 0; ; {
+		var n int
+		switch typ {
+		case protowire.StartGroupType:
+			depth++
+		case protowire.EndGroupType:
+			if depth == 0 {
+				return fmt.Errorf("%w: unexpected end of group", errMalformed)
+			}
+			depth--
+		case protowire.VarintType:
+			if _, err := s.varint(); err != nil {
 				return unexpectedEOF(err)
 			}
-			switch typ {
-			case protowire.StartGroupType:
-				depth++
-			case protowire.EndGroupType:
-				depth--
-			default:
-				if err := s.skip(typ, end); err != nil {
-					return err
-				}
+		case protowire.Fixed32Type:
+			n = 4
+		case protowire.Fixed64Type:
+			n = 8
+		case protowire.BytesType:
+			var err error
+			if n, err = s.length(end); err != nil {
+				return err
 			}
-			if end >= 0 && s.n > end {
-				return errPastEnd
-			}
+		default:
+			return fmt.Errorf("%w: illegal wireType %d", errMalformed, typ)
 		}
-		return nil
-	case protowire.VarintType:
-		_, err := s.varint()
-		return unexpectedEOF(err)
-	case protowire.Fixed32Type:
-		n = 4
-	case protowire.Fixed64Type:
-		n = 8
-	case protowire.BytesType:
-		var err error
-		if n, err = s.length(end); err != nil {
+		if end >= 0 && s.n+int64(n) > end {
+			return errPastEnd
+		}
+		if err := s.discard(n); err != nil {
 			return err
 		}
-	default:
-		return fmt.Errorf("%w: illegal wireType %d", errMalformed, typ)
+		if depth == 0 {
+			return nil
+		}
+		wire, err := s.varint() // the next tag inside the group
+		if err != nil {
+			return unexpectedEOF(err)
+		}
+		typ = protowire.Type(wire & 7)
 	}
-	if end >= 0 && s.n+int64(n) > end {
-		return errPastEnd
-	}
-	return s.discard(n)
 }
