@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -36,6 +37,10 @@ const diffMaxBody = 1 << 20
 // diffWatchTimeout is how long a differential target waits for a watch over
 // a body to end.
 const diffWatchTimeout = 5 * time.Second
+
+// diffCheckTimeout is how long one differential check may take: its LIST
+// and watches each end within diffWatchTimeout or fail.
+const diffCheckTimeout = 8 * diffWatchTimeout
 
 // The content types the API server answers LIST and WATCH requests with.
 const (
@@ -166,9 +171,8 @@ func (h *diffHarness) checkList(t *testing.T, configMaps bool, contentType strin
 	t.Helper()
 	k := h.kind(configMaps)
 	h.transport.serve(contentType, body)
-	ctx := context.Background()
-	got, gotErr := k.list(ctx, metav1.ListOptions{})
-	want, wantErr := k.typedList(ctx, metav1.ListOptions{})
+	got, gotErr := diffListWithin(t, k.list, contentType, body)
+	want, wantErr := diffListWithin(t, k.typedList, contentType, body)
 	if difference := diffLists(got, gotErr, want, wantErr); difference != "" {
 		t.Errorf("LIST of %s, Content-Type %q, body %s:\n%s\nruntime:   %s\nclient-go: %s",
 			k.resource, contentType, diffQuote(body), difference, diffDescribeList(got, gotErr), diffDescribeList(want, wantErr))
@@ -191,6 +195,33 @@ func (h *diffHarness) checkWatch(t *testing.T, configMaps bool, contentType stri
 	if difference != "" {
 		t.Errorf("WATCH of %s, Content-Type %q, body %s:\n%s\nruntime:   %s\nclient-go: %s",
 			k.resource, contentType, diffQuote(body), difference, diffDescribeEvents(got, gotErr), diffDescribeEvents(want, wantErr))
+	}
+}
+
+// diffListWithin returns what list returns, and fails t with every
+// goroutine's stack when list has not returned within diffWatchTimeout: a
+// LIST over a body that has been read to its end must end.
+func diffListWithin(t *testing.T, list func(context.Context, metav1.ListOptions) (runtime.Object, error), contentType string, body []byte) (runtime.Object, error) {
+	t.Helper()
+	type result struct {
+		obj runtime.Object
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		obj, err := list(context.Background(), metav1.ListOptions{})
+		done <- result{obj, err}
+	}()
+	timer := time.NewTimer(diffWatchTimeout)
+	defer timer.Stop()
+	select {
+	case r := <-done:
+		return r.obj, r.err
+	case <-timer.C:
+		stacks := make([]byte, 1<<20)
+		stacks = stacks[:goruntime.Stack(stacks, true)]
+		t.Fatalf("a LIST, Content-Type %q, body %s, did not end within %v:\n%s", contentType, diffQuote(body), diffWatchTimeout, stacks)
+		return nil, nil
 	}
 }
 
@@ -879,10 +910,18 @@ func diffContentTypeSeeds(tb testing.TB) (contentTypes []string, bodies []diffSe
 }
 
 // diffFuzz runs body through check unless it is larger than diffMaxBody.
+// A check that has not returned within diffCheckTimeout crashes the process
+// with every goroutine's stack, so that the fuzzer records the body.
 func diffFuzz(t *testing.T, body []byte, check func()) {
 	if len(body) > diffMaxBody {
 		t.Skip("body over 1 MiB")
 	}
+	watchdog := time.AfterFunc(diffCheckTimeout, func() {
+		stacks := make([]byte, 4<<20)
+		stacks = stacks[:goruntime.Stack(stacks, true)]
+		panic(fmt.Sprintf("a check of body %s did not end within %v:\n%s", diffQuote(body), diffCheckTimeout, stacks))
+	})
+	defer watchdog.Stop()
 	check()
 }
 
