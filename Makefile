@@ -9,8 +9,9 @@ export INFORMER_DIFF_SEEDS ?= 200
 BENCH ?= .
 BENCH_COUNT ?= 1
 BENCH_TIME ?= 1s
-# The commit `make bench-before-after` compares the work tree with.
-BEFORE ?= 0dc5466
+# The commit `make bench-before-after` compares the work tree with: required,
+# such as BEFORE=main or BEFORE=$$(git merge-base HEAD main).
+BEFORE ?=
 
 # Packages whose tests run with the race detector: all but the generator,
 # which is single-threaded and whose gengo parser shares global state, and
@@ -129,8 +130,10 @@ bench-scale:
 	bash hack/bench-scale.sh
 
 ## bench-before-after: the informer, lookup and update benchmarks at BEFORE
-## (a commit) and at the work tree, each in its own process, in rounds.
+## (a commit, required: make bench-before-after BEFORE=main) and at the work
+## tree, each in its own process, in rounds.
 bench-before-after:
+	@test -n "$(BEFORE)" || { echo 'make bench-before-after needs BEFORE=<commit>, such as BEFORE=main' >&2; exit 2; }
 	bash hack/bench-before-after.sh $(BEFORE)
 
 ## smoke-kube: generate for every group/version of k8s.io/api and compile it.

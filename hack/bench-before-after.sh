@@ -9,13 +9,13 @@
 #
 # Every result line is prefixed with "before" or "after".
 #
-# Usage: hack/bench-before-after.sh [BEFORE [AFTER [ROUNDS]]]
-#   BEFORE defaults to 0dc5466 (the last commit before the informer took
-#   client-go's interfaces), AFTER to the work tree, ROUNDS to 5.
+# Usage: hack/bench-before-after.sh BEFORE [AFTER [ROUNDS]]
+#   BEFORE is the commit to compare with (required: such as main, or the
+#   merge base of a branch), AFTER defaults to the work tree, ROUNDS to 5.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
-BEFORE="${1:-0dc5466}"
+BEFORE="${1:?usage: hack/bench-before-after.sh BEFORE [AFTER [ROUNDS]] (BEFORE: a commit, such as main)}"
 AFTER="${2:-}"
 ROUNDS="${3:-5}"
 WORK="$(mktemp -d)"
