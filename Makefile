@@ -77,6 +77,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialJSONList$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
 	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialProtobufWatch$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
 	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialJSONWatch$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialContentType$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
 
 ## compat: generate informer-gen + lister-gen output and informer-gen-plus
 ## output for one API package, compile the same consumer code (test/compat)
