@@ -19,8 +19,8 @@ BEFORE ?=
 # The compile-compatibility test (make compat) and the Go tool test (make
 # gotool-test) run on their own: they build scratch modules, and the race
 # detector would only slow them down.
-E2E_PKGS = ./internal/testcluster/ ./test/e2e/
-RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/testcluster' -e '/test/e2e' -e '/test/compat' -e '/test/gotool')
+E2E_PKGS = ./internal/testing/testcluster/ ./test/e2e/
+RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/testing/testcluster' -e '/test/e2e' -e '/test/compat' -e '/test/gotool')
 # Iterations of each fuzz target in `make test`.
 FUZZ_ITERATIONS ?= 20000
 

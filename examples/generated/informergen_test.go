@@ -19,9 +19,9 @@ import (
 	shopinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions/shop/v1"
 	fleetlisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/fleet/v1"
 	shoplisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/lookupcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/fakewatch"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/lookupcheck"
 )
 
 // These tests use the generated code as code written for informer-gen's and

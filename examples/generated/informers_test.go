@@ -18,10 +18,10 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
 	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/lookupcheck"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/fakewatch"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/lookupcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
 )
 
 func widget(ns, name, color string, size int32, images ...string) *shopv1.Widget {

@@ -18,8 +18,8 @@ import (
 
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned/fake"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/fakewatch"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/controller"
 )
 

@@ -2,7 +2,7 @@ package cache_test
 
 // Side-by-side benchmarks of this package's Indexer and client-go's
 // Indexer (tools/cache.NewIndexer, the store informers use) on the same
-// 100,000 pods from internal/testpods. Every benchmark has a client-go twin
+// 100,000 pods from internal/testing/testpods. Every benchmark has a client-go twin
 // in the same run: BenchmarkX/.../ours and BenchmarkX/.../clientgo.
 //
 // Both stores carry the same three indexes: "namespace", "node" (the pod's
@@ -24,7 +24,7 @@ import (
 	corev1listers "k8s.io/client-go/listers/core/v1"
 	clientcache "k8s.io/client-go/tools/cache"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
 

@@ -44,10 +44,10 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	clientcache "k8s.io/client-go/tools/cache"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/procstat"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/runner"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/eventcount"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/procstat"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/runner"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
 

@@ -24,7 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	corev1listers "k8s.io/client-go/listers/core/v1"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 )
 
 var (

@@ -23,7 +23,7 @@ import (
 	"k8s.io/klog/v2"
 	clocktesting "k8s.io/utils/clock/testing"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
 )
 
 // A #name in comments is the anchor, in docs/clientgo-semantics.md, of the

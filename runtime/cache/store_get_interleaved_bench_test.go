@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 )
 
 // roundLookups is the number of lookups each variant makes in one round.

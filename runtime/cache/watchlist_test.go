@@ -20,7 +20,7 @@ import (
 	clientcache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/consistencydetector"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
 )
 
 // The objects a stream's initial events leave, as the queue replaces with

@@ -17,8 +17,8 @@ import (
 	clientcache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/fakewatch"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
 

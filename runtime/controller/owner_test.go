@@ -20,8 +20,8 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
 	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/fakewatch"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/controller"
 )

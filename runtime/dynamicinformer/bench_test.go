@@ -4,7 +4,7 @@ package dynamicinformer
 // next to hand-written index functions on the same objects, in the same
 // store (runtime/cache.Indexer): adding and updating objects (which runs the
 // index function), and lookups. The objects are 20,000 pods from
-// internal/testpods converted to their JSON form; the indexes are
+// internal/testing/testpods converted to their JSON form; the indexes are
 // spec.nodeName (one value) and spec.containers[*].image (a list).
 //
 //   - compiled: AddIndex's index functions (compile);
@@ -24,7 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 )

@@ -6,7 +6,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/metadata/fake"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/fakewatch"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/fakewatch"
 )
 
 var (

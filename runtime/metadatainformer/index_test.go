@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/metadatainformer"

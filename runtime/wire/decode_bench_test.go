@@ -13,8 +13,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/procstat"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/procstat"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 )
 
 // decodeObjects is the number of pods of one iteration of
@@ -75,7 +75,7 @@ func (s streamServer) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 
 // BenchmarkWatchDecode measures how fast a watch stream of pods is decoded:
 // a server on the loopback interface answers every WATCH with
-// decodeObjects MODIFIED events of internal/testpods pods, prebuilt in
+// decodeObjects MODIFIED events of internal/testing/testpods pods, prebuilt in
 // JSON or in protobuf; an iteration opens a watch and receives every event
 // from its result channel. ours is the runtime's watch (NewWatch: the
 // runtime decodes the events, on up to four goroutines), clientgo the typed

@@ -28,7 +28,7 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/util/flowcontrol"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 )
 
 // diffMaxBody is the largest body the differential targets serve.

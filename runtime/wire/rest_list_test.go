@@ -27,7 +27,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 )
 
 // listServer answers LIST and WATCH requests for pods with what its fields

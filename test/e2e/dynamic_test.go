@@ -15,7 +15,7 @@ import (
 	"k8s.io/client-go/metadata"
 	"k8s.io/utils/ptr"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/dynamicinformer"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/metadatainformer"
 )

@@ -13,8 +13,8 @@ import (
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
 	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/lookupcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/lookupcheck"
 )
 
 func newWidget(name, color string, size int32, images ...string) *shopv1.Widget {

@@ -12,8 +12,8 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testcluster"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testcluster"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
 )
 
 // cluster is the control plane of the package's tests.

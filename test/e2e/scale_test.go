@@ -33,9 +33,9 @@ import (
 
 	kubepods "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/core/v1"
 	kubelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/procstat"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/procstat"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 )
 
 // Settings of TestScaleInformerSyncTimeAndHeap, read from the environment.

@@ -14,7 +14,7 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/clientset/versioned/typed/shop/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
 	shoplisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
 )
 
 // selectableWidget is a Widget with only the fields that are selectable

@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/scheme"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 )
 
 // listRV is the resourceVersion of the LIST and of the bookmark that ends the

@@ -4,7 +4,7 @@
 // with the protobuf decode inside the timed sections.
 //
 // Its benchmarks serve prebuilt protobuf bodies of 10,000, 100,000 and (when
-// SCALE_BENCH_500K=1) 500,000 generated pods (internal/testpods), kept in
+// SCALE_BENCH_500K=1) 500,000 generated pods (internal/testing/testpods), kept in
 // memory-mapped files outside the Go heap, from an httptest.Server (HTTP/1.1,
 // no compression), and point a real clientset at it with the content type
 // application/vnd.kubernetes.protobuf, so that both informers go through

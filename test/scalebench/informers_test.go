@@ -14,8 +14,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	clientcache "k8s.io/client-go/tools/cache"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/runner"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/eventcount"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/runner"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
 

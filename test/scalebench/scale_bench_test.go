@@ -22,9 +22,9 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	restclientwatch "k8s.io/client-go/rest/watch"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/eventcount"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/procstat"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/eventcount"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/procstat"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 )
 
 // maxUpdateEvents bounds the number of MODIFIED events of one iteration of

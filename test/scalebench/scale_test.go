@@ -5,7 +5,7 @@ import (
 
 	clientfeatures "k8s.io/client-go/features"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 )
 
 // TestSyncAgrees runs what the benchmarks run on a few hundred pods: on both

@@ -1,5 +1,5 @@
 // Command demo shows the example Widget operator at work on a real control
-// plane: it starts etcd and kube-apiserver on 127.0.0.1 (internal/testcluster,
+// plane: it starts etcd and kube-apiserver on 127.0.0.1 (internal/testing/testcluster,
 // binaries from `make testbin`), installs the example CRDs, runs the
 // widget-controller binary against it with --kubeconfig, creates a few
 // objects, prints what the controller did and what the generated index
@@ -37,7 +37,7 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
 	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	"github.com/informer-gen-plus/informer-gen-plus/examples/widgetcontroller"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testcluster"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testcluster"
 )
 
 // namespace is where the demo's objects go.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	corev1listers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testpods"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 )
 
 // The generated InternTransform leaves every pod reflect.DeepEqual to what

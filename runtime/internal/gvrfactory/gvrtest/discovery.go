@@ -15,7 +15,7 @@ import (
 	kubediscovery "k8s.io/client-go/discovery"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery/discoverytest"

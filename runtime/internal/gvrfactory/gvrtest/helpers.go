@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
 )

@@ -9,7 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"

@@ -15,7 +15,7 @@ import (
 	shopv1 "github.com/informer-gen-plus/informer-gen-plus/examples/apis/shop/v1"
 	corelisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	shoplisters "github.com/informer-gen-plus/informer-gen-plus/examples/generated/listers/shop/v1"
-	"github.com/informer-gen-plus/informer-gen-plus/internal/indexcheck"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
 )
 
 // Lookup is one index lookup on a lister L of T, and the predicate that
