@@ -15,7 +15,6 @@ import (
 	kubediscovery "k8s.io/client-go/discovery"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery/discoverytest"
@@ -78,12 +77,6 @@ func (c DiscoveryCase[T, N]) start(t *testing.T, server *discoverytest.Server, o
 // stateOf returns the state of f's informer of gvr.
 func stateOf[T cache.Object, N any](f *gvrfactory.Factory[T, N], gvr schema.GroupVersionResource) discovery.State {
 	return f.SyncStatus()[gvr].State
-}
-
-// until polls cond until it holds, failing t after Timeout.
-func until(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	testwait.Until(t, Timeout, what, cond)
 }
 
 // notServedError reports whether err says that the server does not serve

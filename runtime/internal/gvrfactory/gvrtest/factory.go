@@ -16,7 +16,6 @@ import (
 	clienttesting "k8s.io/client-go/testing"
 	clientcache "k8s.io/client-go/tools/cache"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
 )
@@ -204,7 +203,7 @@ func CheckNamespaceAndTweak[T cache.Object, N any](t *testing.T, f *gvrfactory.F
 	if got := inf.GetStore().ListKeys(); !reflect.DeepEqual(got, keys) && len(got)+len(keys) > 0 {
 		t.Fatalf("the store holds %v, want %v", got, keys)
 	}
-	testwait.Until(t, Timeout, "a list and a watch", func() bool {
+	until(t, "a list and a watch", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(seen) >= 2

@@ -5,7 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
+	"k8s.io/apimachinery/pkg/util/wait"
+
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
 )
@@ -28,10 +29,32 @@ func Start[T cache.Object, N any](t testing.TB, f *gvrfactory.Factory[T, N]) {
 	}
 }
 
-// Eventually polls check until it returns "", failing t after Timeout.
+// pollInterval is how long Eventually waits between two checks.
+const pollInterval = 5 * time.Millisecond
+
+// Eventually polls check until it returns "", failing t with what and
+// check's last message after Timeout.
 func Eventually(t testing.TB, what string, check func() string) {
 	t.Helper()
-	testwait.For(t, Timeout, what, check)
+	msg := ""
+	err := wait.PollUntilContextTimeout(context.Background(), pollInterval, Timeout, true, func(context.Context) (bool, error) {
+		msg = check()
+		return msg == "", nil
+	})
+	if err != nil {
+		t.Fatalf("timed out waiting for %s: %s", what, msg)
+	}
+}
+
+// until polls cond until it holds, failing t with what after Timeout.
+func until(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	Eventually(t, what, func() string {
+		if cond() {
+			return ""
+		}
+		return "condition not met"
+	})
 }
 
 // WaitFor waits for ch to close, failing t after Timeout.

@@ -2,6 +2,7 @@ package gvrtest
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"testing"
 
@@ -9,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clienttesting "k8s.io/client-go/testing"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
@@ -26,6 +26,18 @@ type Churn[T cache.Object] struct {
 	Random func(rng *rand.Rand, namespace, name string) T
 	// Watching is closed once a watch of GVR is registered with the fake.
 	Watching <-chan struct{}
+	// Disagreements compares the lookups of indexes (index name to spec)
+	// with a filter of objs: "" when every lookup agrees, else what each
+	// that disagrees answered and should have. Tests pass the brute-force
+	// check of internal/testing/indexcheck.
+	Disagreements func(lookups Lookups[T], indexes map[string]fieldpath.IndexSpec, objs []T) string
+}
+
+// Lookups is what Churn.Disagreements asks: the lookups of the run-time
+// indexes of an informer.
+type Lookups[T cache.Object] interface {
+	ByIndex(name string, values ...string) ([]T, error)
+	ByIndexInNamespace(name, namespace string, values ...string) ([]T, error)
 }
 
 // churnNamespaces and churnNames are where the objects of a Churn are.
@@ -34,14 +46,14 @@ var (
 	churnNames      = 30
 )
 
-// CheckIndexesAgreeWithBruteForce declares specs (index name to spec) on
-// the informer of c.GVR of f, fills the fake with 20 random objects, starts
-// f, and checks that every lookup of every index, in every namespace and in
+// CheckIndexesAgreeWithBruteForce fills the fake with 20 random objects,
+// starts f, whose informer of c.GVR has indexes (index name to spec)
+// declared, and checks that every lookup of every index, in every namespace and in
 // each, answers what a filter of the fake's objects answers
-// (indexcheck.Disagreements): after the sync, after each of five rounds of
+// (c.Disagreements): after the sync, after each of five rounds of
 // random creates, updates (which move indexed values) and deletes, and
 // after declaring late while the informer runs.
-func CheckIndexesAgreeWithBruteForce[T cache.Object, N any](t *testing.T, f *gvrfactory.Factory[T, N], c Churn[T], rng *rand.Rand, specs map[string]string, late fieldpath.IndexSpec) {
+func CheckIndexesAgreeWithBruteForce[T cache.Object, N any](t *testing.T, f *gvrfactory.Factory[T, N], c Churn[T], rng *rand.Rand, indexes map[string]fieldpath.IndexSpec, late fieldpath.IndexSpec) {
 	t.Helper()
 	for i := range 20 {
 		ns, name := churnNamespaces[i%3], fmt.Sprint("o", i)
@@ -50,7 +62,7 @@ func CheckIndexesAgreeWithBruteForce[T cache.Object, N any](t *testing.T, f *gvr
 		}
 	}
 	r := f.Resource(c.GVR)
-	parsed := indexcheck.Declare(t, r, specs)
+	parsed := maps.Clone(indexes)
 	Start(t, f)
 	WaitFor(t, "the watch of "+c.GVR.Resource, c.Watching)
 	agree := func() string {
@@ -61,7 +73,7 @@ func CheckIndexesAgreeWithBruteForce[T cache.Object, N any](t *testing.T, f *gvr
 		if got, want := len(r.Informer().GetStore().ListKeys()), len(objs); got != want {
 			return fmt.Sprintf("the store holds %d objects, the fake %d", got, want)
 		}
-		return indexcheck.Disagreements(r, parsed, objs)
+		return c.Disagreements(r, parsed, objs)
 	}
 	Eventually(t, "after sync", agree)
 	for round := range 5 {

@@ -1,6 +1,7 @@
 package gvrtest
 
 import (
+	"slices"
 	"testing"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -8,7 +9,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	clientcache "k8s.io/client-go/tools/cache"
 
-	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
 )
@@ -54,14 +54,14 @@ func CheckListers[T cache.Object, N NamespaceLister[T], L Lister[T, N]](t *testi
 	web := labels.SelectorFromSet(labels.Set{"app": "web"})
 	for name, l := range listers {
 		if all, err := l.List(labels.Everything()); err != nil || len(all) != 4 {
-			t.Errorf("%s: List(everything) = %v, %v", name, indexcheck.Keys(all), err)
+			t.Errorf("%s: List(everything) = %v, %v", name, keysOf(all), err)
 		}
 		webs, err := l.List(web)
-		if keys := indexcheck.Keys(webs); err != nil || len(keys) != 2 || keys[0] != "a/web" || keys[1] != "b/web" {
+		if keys := keysOf(webs); err != nil || len(keys) != 2 || keys[0] != "a/web" || keys[1] != "b/web" {
 			t.Errorf("%s: List(app=web) = %v, %v", name, keys, err)
 		}
 		if inA, err := l.Namespace("a").List(web); err != nil || len(inA) != 1 || inA[0].GetNamespace() != "a" {
-			t.Errorf("%s: Namespace(a).List(app=web) = %v, %v", name, indexcheck.Keys(inA), err)
+			t.Errorf("%s: Namespace(a).List(app=web) = %v, %v", name, keysOf(inA), err)
 		}
 		if got, err := l.Namespace("a").Get("db"); err != nil || got.GetName() != "db" {
 			t.Errorf("%s: Namespace(a).Get(db) = %v, %v", name, got, err)
@@ -88,4 +88,14 @@ func CheckListers[T cache.Object, N NamespaceLister[T], L Lister[T, N]](t *testi
 	if _, err := generic.Get("missing"); !apierrors.IsNotFound(err) {
 		t.Errorf("generic Get(missing) error %v", err)
 	}
+}
+
+// keysOf returns the namespace/name of objs, sorted.
+func keysOf[T cache.Object](objs []T) []string {
+	keys := make([]string, len(objs))
+	for i, o := range objs {
+		keys[i] = o.GetNamespace() + "/" + o.GetName()
+	}
+	slices.Sort(keys)
+	return keys
 }
