@@ -21,8 +21,11 @@ BEFORE ?=
 # detector would only slow them down.
 E2E_PKGS = ./internal/testing/testcluster/ ./test/e2e/
 RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/testing/testcluster' -e '/test/e2e' -e '/test/compat' -e '/test/gotool')
-# Iterations of each fuzz target in `make test`.
+# Iterations of each fuzz target in `make test`, and the executions the
+# fuzzer may spend minimizing each new input (its default, 60 s per input,
+# would make a short run's length depend on how much new coverage it finds).
 FUZZ_ITERATIONS ?= 20000
+FUZZ_MINIMIZE ?= 100x
 
 .PHONY: all build vet generate verify test unit compat swap-test gotool-test e2e controller-runtime demo fuzz bench bench-scale bench-before-after smoke-kube bench-gen testbin clean
 
@@ -65,19 +68,19 @@ unit:
 ## fuzz: run each fuzz target briefly (a fixed number of inputs), the
 ## differential fuzz of runtime/wire against client-go included.
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
-	$(GO) test -run '^$$' -fuzz '^FuzzJoinSplit$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
-	$(GO) test -run '^$$' -fuzz '^FuzzAppendValues$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
-	$(GO) test -run '^$$' -fuzz '^FuzzParseIndexSpec$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/fieldpath/
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x ./generators/markers/
-	$(GO) test -run '^$$' -fuzz '^FuzzReadJSONValue$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzJSONWatchDecode$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzJSONListDecode$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialProtobufList$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialJSONList$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialProtobufWatch$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialJSONWatch$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialContentType$$' -fuzztime $(FUZZ_ITERATIONS)x ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/fieldpath/
+	$(GO) test -run '^$$' -fuzz '^FuzzJoinSplit$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/fieldpath/
+	$(GO) test -run '^$$' -fuzz '^FuzzAppendValues$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/fieldpath/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseIndexSpec$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/fieldpath/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./generators/markers/
+	$(GO) test -run '^$$' -fuzz '^FuzzReadJSONValue$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzJSONWatchDecode$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzJSONListDecode$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialProtobufList$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialJSONList$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialProtobufWatch$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialJSONWatch$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
+	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialContentType$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
 
 ## compat: generate informer-gen + lister-gen output and informer-gen-plus
 ## output for one API package, compile the same consumer code (test/compat)
