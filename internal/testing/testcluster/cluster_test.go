@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 }
 
 // crdDir is the directory of the example APIs' CRDs.
-var crdDir = filepath.Join("..", "..", "examples", "config", "crd")
+var crdDir = filepath.Join("..", "..", "..", "examples", "config", "crd")
 
 func kubeClient(t *testing.T, c *Cluster) kubernetes.Interface {
 	t.Helper()
