@@ -13,7 +13,6 @@ import (
 	clientcache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/dynamicinformer"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
@@ -291,14 +290,9 @@ func randomDeployment(rng *rand.Rand, namespace, name string) *unstructured.Unst
 func TestIndexesAgreeWithBruteForce(t *testing.T) {
 	client, watching := newClient()
 	f := dynamicinformer.NewDynamicSharedInformerFactory(client, 0)
-	churn := gvrtest.Churn[*unstructured.Unstructured]{Tracker: client.Tracker(), GVR: deploymentsGVR, Random: randomDeployment, Watching: watching, Disagreements: disagreements[*unstructured.Unstructured]}
+	churn := gvrtest.Churn[*unstructured.Unstructured]{Tracker: client.Tracker(), GVR: deploymentsGVR, Random: randomDeployment, Watching: watching, Disagreements: indexcheck.Disagreements[*unstructured.Unstructured]}
 	// An index declared while the informer runs indexes what it holds.
 	late := fieldpath.IndexSpec{Owner: schema.GroupKind{Group: "apps", Kind: "ReplicaSet"}}
 	indexes := indexcheck.Declare(t, f.Resource(deploymentsGVR), specs)
 	gvrtest.CheckIndexesAgreeWithBruteForce(t, f, churn, rand.New(rand.NewPCG(7, 11)), indexes, late)
-}
-
-// disagreements is indexcheck.Disagreements in the form gvrtest.Churn takes.
-func disagreements[T cache.Object](lookups gvrtest.Lookups[T], indexes map[string]fieldpath.IndexSpec, objs []T) string {
-	return indexcheck.Disagreements(lookups, indexes, objs)
 }

@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/metadatainformer"
@@ -119,13 +118,8 @@ func randomConfigMap(rng *rand.Rand, namespace, name string) *metav1.PartialObje
 func TestIndexesAgreeWithBruteForce(t *testing.T) {
 	client, watching := newClient()
 	f := metadatainformer.NewSharedInformerFactory(client, 0)
-	churn := gvrtest.Churn[*metav1.PartialObjectMetadata]{Tracker: client.Tracker(), GVR: configMapsGVR, Random: randomConfigMap, Watching: watching, Disagreements: disagreements[*metav1.PartialObjectMetadata]}
+	churn := gvrtest.Churn[*metav1.PartialObjectMetadata]{Tracker: client.Tracker(), GVR: configMapsGVR, Random: randomConfigMap, Watching: watching, Disagreements: indexcheck.Disagreements[*metav1.PartialObjectMetadata]}
 	late := fieldpath.IndexSpec{Owner: schema.GroupKind{Kind: "Secret"}}
 	indexes := indexcheck.Declare(t, f.Resource(configMapsGVR), specs)
 	gvrtest.CheckIndexesAgreeWithBruteForce(t, f, churn, rand.New(rand.NewPCG(3, 5)), indexes, late)
-}
-
-// disagreements is indexcheck.Disagreements in the form gvrtest.Churn takes.
-func disagreements[T cache.Object](lookups gvrtest.Lookups[T], indexes map[string]fieldpath.IndexSpec, objs []T) string {
-	return indexcheck.Disagreements(lookups, indexes, objs)
 }

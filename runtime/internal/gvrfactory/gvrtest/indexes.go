@@ -34,8 +34,10 @@ type Churn[T cache.Object] struct {
 }
 
 // Lookups is what Churn.Disagreements asks: the lookups of the run-time
-// indexes of an informer.
-type Lookups[T cache.Object] interface {
+// indexes of an informer. It is an alias of an interface literal, so that
+// internal/testing/indexcheck's Disagreements, whose Lookups is the same
+// literal, is a Churn.Disagreements as it is.
+type Lookups[T cache.Object] = interface {
 	ByIndex(name string, values ...string) ([]T, error)
 	ByIndexInNamespace(name, namespace string, values ...string) ([]T, error)
 }
