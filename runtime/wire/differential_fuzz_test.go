@@ -218,11 +218,15 @@ func diffListWithin(t *testing.T, list func(context.Context, metav1.ListOptions)
 	case r := <-done:
 		return r.obj, r.err
 	case <-timer.C:
-		stacks := make([]byte, 1<<20)
-		stacks = stacks[:goruntime.Stack(stacks, true)]
-		t.Fatalf("a LIST, Content-Type %q, body %s, did not end within %v:\n%s", contentType, diffQuote(body), diffWatchTimeout, stacks)
+		t.Fatalf("a LIST, Content-Type %q, body %s, did not end within %v:\n%s", contentType, diffQuote(body), diffWatchTimeout, diffStacks())
 		return nil, nil
 	}
+}
+
+// diffStacks returns the stacks of every goroutine, up to 4 MiB of them.
+func diffStacks() []byte {
+	stacks := make([]byte, 4<<20)
+	return stacks[:goruntime.Stack(stacks, true)]
 }
 
 // diffCollect starts a watch with start and returns its events until its
@@ -917,9 +921,7 @@ func diffFuzz(t *testing.T, body []byte, check func()) {
 		t.Skip("body over 1 MiB")
 	}
 	watchdog := time.AfterFunc(diffCheckTimeout, func() {
-		stacks := make([]byte, 4<<20)
-		stacks = stacks[:goruntime.Stack(stacks, true)]
-		panic(fmt.Sprintf("a check of body %s did not end within %v:\n%s", diffQuote(body), diffCheckTimeout, stacks))
+		panic(fmt.Sprintf("a check of body %s did not end within %v:\n%s", diffQuote(body), diffCheckTimeout, diffStacks()))
 	})
 	defer watchdog.Stop()
 	check()
