@@ -26,6 +26,21 @@ RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/te
 # would make a short run's length depend on how much new coverage it finds).
 FUZZ_ITERATIONS ?= 20000
 FUZZ_MINIMIZE ?= 100x
+# The fuzz targets `make fuzz` runs, each as package:target.
+FUZZ_TARGETS = \
+	./runtime/fieldpath/:FuzzParse \
+	./runtime/fieldpath/:FuzzJoinSplit \
+	./runtime/fieldpath/:FuzzAppendValues \
+	./runtime/fieldpath/:FuzzParseIndexSpec \
+	./generators/markers/:FuzzParse \
+	./runtime/wire/:FuzzReadJSONValue \
+	./runtime/wire/:FuzzJSONWatchDecode \
+	./runtime/wire/:FuzzJSONListDecode \
+	./runtime/wire/:FuzzDifferentialProtobufList \
+	./runtime/wire/:FuzzDifferentialJSONList \
+	./runtime/wire/:FuzzDifferentialProtobufWatch \
+	./runtime/wire/:FuzzDifferentialJSONWatch \
+	./runtime/wire/:FuzzDifferentialContentType
 
 .PHONY: all build vet generate verify test unit compat swap-test gotool-test e2e controller-runtime demo fuzz bench bench-scale bench-before-after smoke-kube bench-gen testbin clean
 
@@ -68,19 +83,9 @@ unit:
 ## fuzz: run each fuzz target briefly (a fixed number of inputs), the
 ## differential fuzz of runtime/wire against client-go included.
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/fieldpath/
-	$(GO) test -run '^$$' -fuzz '^FuzzJoinSplit$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/fieldpath/
-	$(GO) test -run '^$$' -fuzz '^FuzzAppendValues$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/fieldpath/
-	$(GO) test -run '^$$' -fuzz '^FuzzParseIndexSpec$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/fieldpath/
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./generators/markers/
-	$(GO) test -run '^$$' -fuzz '^FuzzReadJSONValue$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzJSONWatchDecode$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzJSONListDecode$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialProtobufList$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialJSONList$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialProtobufWatch$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialJSONWatch$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
-	$(GO) test -run '^$$' -fuzz '^FuzzDifferentialContentType$$' -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) ./runtime/wire/
+	@set -ex; for t in $(FUZZ_TARGETS); do \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}\$$" -fuzztime $(FUZZ_ITERATIONS)x -fuzzminimizetime $(FUZZ_MINIMIZE) "$${t%%:*}"; \
+	done
 
 ## compat: generate informer-gen + lister-gen output and informer-gen-plus
 ## output for one API package, compile the same consumer code (test/compat)
