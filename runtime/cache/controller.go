@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/queue"
 )
 
 // controllerOptions configure a controller. The zero value is valid.
@@ -42,12 +44,12 @@ type controller[T Object] struct {
 
 // newController returns a controller that fills fifo from lw and hands every
 // popped key to process. Run starts it.
-func newController[T Object](lw *ListWatch[T], fifo *DeltaFIFO[T], process popProcessFunc[T], opts controllerOptions) *controller[T] {
-	fifo.ownDeltas() // the queue's one consumer is Pop below, taking batches
-	queue := &fifoQueue[T]{fifo: fifo, process: process, name: opts.Name, reserve: opts.Reserve}
+func newController[T Object](lw *ListWatch[T], fifo *queue.DeltaFIFO[T], process queue.PopProcessFunc[T], opts controllerOptions) *controller[T] {
+	fifo.OwnDeltas() // the queue's one consumer is Pop below, taking batches
+	q := &fifoQueue[T]{fifo: fifo, process: process, name: opts.Name, reserve: opts.Reserve}
 	loop := cache.New(&cache.Config{
-		Queue:                        queue,
-		ListerWatcher:                newStreamingListerWatcher(lw.listerWatcher(), queue),
+		Queue:                        q,
+		ListerWatcher:                newStreamingListerWatcher(lw.listerWatcher(), q),
 		ObjectType:                   exampleObject[T](),
 		ObjectDescription:            opts.Name,
 		FullResyncPeriod:             opts.ResyncPeriod,
@@ -55,7 +57,7 @@ func newController[T Object](lw *ListWatch[T], fifo *DeltaFIFO[T], process popPr
 		WatchErrorHandlerWithContext: opts.WatchErrorHandler,
 		// Process is not used: the queue calls the typed process itself.
 	})
-	return &controller[T]{loop: loop, queue: queue}
+	return &controller[T]{loop: loop, queue: q}
 }
 
 // exampleObject returns a new, empty T: the type the reflector accepts.
@@ -83,8 +85,8 @@ func (r *controller[T]) LastSyncResourceVersion() string {
 // refused with an error: the reflector logs and drops such a watch event, and
 // retries a list that holds one (docs/clientgo-semantics.md#type-checks).
 type fifoQueue[T Object] struct {
-	fifo    *DeltaFIFO[T]
-	process popProcessFunc[T]
+	fifo    *queue.DeltaFIFO[T]
+	process queue.PopProcessFunc[T]
 	name    string
 	reserve func(n int) // controllerOptions.Reserve
 
@@ -144,7 +146,7 @@ func (q *fifoQueue[T]) Delete(obj any) error {
 func (q *fifoQueue[T]) Replace(list []any, resourceVersion string) error {
 	if s := q.takeStreamed(resourceVersion); s != nil {
 		q.reserveFor(len(s.objs))
-		return q.fifo.replace(q.context(), s.objs, true)
+		return q.fifo.ReplaceCollected(q.context(), s.objs)
 	}
 	q.reserveFor(len(list))
 	objs := make([]T, len(list))
@@ -167,11 +169,11 @@ func (q *fifoQueue[T]) reserveFor(n int) {
 func (q *fifoQueue[T]) Resync() error { return q.fifo.Resync(q.context()) }
 
 // Pop ignores the controller's process function (which is nil) and hands the
-// typed deltas to the reflector's consumer, taking up to popBatch keys off the
+// typed deltas to the reflector's consumer, taking up to InformerBatch keys off the
 // line at a time. The controller closes the queue when its context ends,
 // which ends a waiting Pop.
 func (q *fifoQueue[T]) Pop(cache.PopProcessFunc) (any, error) {
-	return nil, q.fifo.pop(context.Background(), popBatch, q.process)
+	return nil, q.fifo.PopBatch(context.Background(), queue.InformerBatch, q.process)
 }
 
 func (q *fifoQueue[T]) HasSynced() bool { return q.fifo.HasSynced() }

@@ -12,6 +12,9 @@ import (
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/queue"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/store"
 )
 
 // SharedIndexInformerOptions configure a SharedIndexInformer. The zero value
@@ -66,7 +69,7 @@ type SharedIndexInformer[T Object] struct {
 	opts      SharedIndexInformerOptions[T]
 	clock     clock.Clock
 	indexer   *Indexer[T]
-	view      *indexerView[T]
+	view      cache.TypedIndexer[T]
 	processor *processor[T]
 	// synced is closed once the informer has synced (HasSyncedChecker).
 	synced chan struct{}
@@ -77,7 +80,7 @@ type SharedIndexInformer[T Object] struct {
 
 	mu                sync.Mutex // guards the fields below
 	started, stopped  bool
-	fifo              *DeltaFIFO[T]
+	fifo              *queue.DeltaFIFO[T]
 	controller        *controller[T]
 	transform         TransformFunc[T]
 	watchErrorHandler cache.WatchErrorHandlerWithContext
@@ -113,7 +116,7 @@ func NewSharedIndexInformer[T Object](lw *ListWatch[T], opts SharedIndexInformer
 		opts:              opts,
 		clock:             clk,
 		indexer:           store,
-		view:              &indexerView[T]{store: store},
+		view:              store.AsIndexer(),
 		processor:         &processor[T]{},
 		synced:            make(chan struct{}),
 		resyncCheckPeriod: opts.ResyncPeriod,
@@ -391,7 +394,7 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 		logger.Info("Warning: the informer has already been started; Run returns at once")
 		return
 	}
-	s.fifo = NewDeltaFIFO(DeltaFIFOOptions[T]{
+	s.fifo = queue.NewDeltaFIFO(queue.DeltaFIFOOptions[T]{
 		KnownObjects: s.indexer,
 		MaxSize:      s.opts.MaxQueueSize,
 		Transform:    s.transform,
@@ -399,7 +402,7 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 	process := s.handleDeltas
 	if metrics := newQueueMetrics(s.opts.Identifier, s.opts.MetricsProvider); metrics.enabled() {
 		fifo := s.fifo
-		process = func(key ObjectName, deltas Deltas[T], isInInitialList bool) error {
+		process = func(key ObjectName, deltas queue.Deltas[T], isInInitialList bool) error {
 			start := time.Now()
 			err := s.handleDeltas(key, deltas, isInInitialList)
 			metrics.observe(fifo.Len(), time.Since(start))
@@ -411,7 +414,7 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 		ResyncPeriod:      s.resyncCheckPeriod,
 		ShouldResync:      func() bool { return s.processor.shouldResync(s.clock.Now()) },
 		WatchErrorHandler: s.watchErrorHandler,
-		Reserve:           s.indexer.reserve,
+		Reserve:           func(n int) { store.Reserve(s.indexer, n) },
 	})
 	s.started = true
 	s.processor.start(logger)
@@ -448,12 +451,12 @@ func (c informerController[T]) LastSyncResourceVersion() string     { return c.s
 // handleDeltas applies one object's deltas to the store and queues the
 // notifications. Presence in the store, not the delta type, decides between add
 // and update (docs/clientgo-semantics.md#add-or-update).
-func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas Deltas[T], isInInitialList bool) error {
+func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas queue.Deltas[T], isInInitialList bool) error {
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
 	for _, d := range deltas {
 		switch d.Type {
-		case Sync, Replaced, Added, Updated:
+		case queue.Sync, queue.Replaced, queue.Added, queue.Updated:
 			if old, existed := s.indexer.Upsert(d.Object); existed {
 				// An unchanged resourceVersion makes it a resync, which
 				// distribute queues only to listeners that take resyncs.
@@ -461,10 +464,10 @@ func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas Deltas[T], 
 			} else {
 				// Only the deltas of the first list are initial: an object
 				// a watch event added while that list was queued is not.
-				initial := isInInitialList && d.Type == Replaced
+				initial := isInInitialList && d.Type == queue.Replaced
 				s.processor.distribute(notification[T]{kind: addNotification, flag: initial, newObj: d.Object})
 			}
-		case Deleted:
+		case queue.Deleted:
 			old, existed := s.indexer.Remove(key)
 			if !existed {
 				// The store never held it: no handler saw it added.
@@ -475,7 +478,7 @@ func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas Deltas[T], 
 			if last == zero {
 				last = old
 			} else {
-				s.indexer.noteResourceVersion(last.GetResourceVersion())
+				store.NoteResourceVersion(s.indexer, last.GetResourceVersion())
 			}
 			s.processor.distribute(notification[T]{kind: deleteNotification, flag: d.FinalStateUnknown, oldObj: last})
 		}

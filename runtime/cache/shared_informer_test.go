@@ -581,14 +581,6 @@ func TestInformerDeliversAddUpdateDeleteFromFakeClientset(t *testing.T) {
 	runInformer(t, context.Background(), inf)
 	eventually(t, "the handler has synced", reg.HasSynced)
 	receive(t, watching, "the watch")
-	// Its consumer takes batches and keeps no deltas: the queue owns them
-	// from the first list on, which it queued with no slab of cells.
-	inf.fifo.mu.Lock()
-	owns, slab := inf.fifo.ownsDeltas, inf.fifo.slab
-	inf.fifo.mu.Unlock()
-	if !owns || slab != nil {
-		t.Errorf("the informer's queue owns its deltas: %v; it cut a slab of %d cells", owns, cap(slab))
-	}
 
 	// Across keys, the order of calls follows the order in which keys were
 	// first queued (#deltafifo-accumulates): each change here is for a key
@@ -609,21 +601,6 @@ func TestInformerDeliversAddUpdateDeleteFromFakeClientset(t *testing.T) {
 	if got := anyNames(inf.GetIndexer().List()); !slices.Equal(got, []string{"ns/p1"}) {
 		t.Errorf("store holds %v, want [ns/p1]", got)
 	}
-}
-
-// anyNames returns the sorted "namespace/name" keys of the pods of a
-// client-go List; an object of another type shows as its type.
-func anyNames(objs []any) []string {
-	out := make([]string, len(objs))
-	for i, obj := range objs {
-		if p, ok := obj.(*corev1.Pod); ok && p != nil {
-			out[i] = KeyOf(p).String()
-		} else {
-			out[i] = fmt.Sprintf("<%T>", obj)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // #add-or-update: whether a change is an add or an update is decided by the
@@ -1263,24 +1240,4 @@ func TestInformerCallsWatchErrorHandlerWhenListFails(t *testing.T) {
 		t.Errorf("the watch error handler got %v, want the list error", err)
 	}
 	eventually(t, "the informer has synced after the retry", inf.HasSynced)
-}
-
-// The first list makes room in the empty store for all its objects at once:
-// the store's slot array is allocated for the list's length, not grown to it.
-func TestInformerFirstListReservesTheStore(t *testing.T) {
-	const listed = 3000
-	var objs []runtime.Object
-	for i := range listed {
-		objs = append(objs, podAt(fmt.Sprintf("p%04d", i), "1"))
-	}
-	inf, _ := clientInformer(fake.NewClientset(objs...), podInformerOptions{})
-	reg := register(t, inf, newRecorder(nil))
-	runInformer(t, context.Background(), inf)
-	eventually(t, "the handler has synced", reg.HasSynced)
-	store := inf.TypedStore()
-	store.mu.RLock()
-	defer store.mu.RUnlock()
-	if got := cap(store.entries); got != listed {
-		t.Errorf("the store's slot array has room for %d objects after a list of %d", got, listed)
-	}
 }

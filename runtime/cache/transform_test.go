@@ -2,7 +2,6 @@ package cache
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"testing"
 
@@ -42,7 +41,10 @@ func TestInformerTransformRunsBeforeStoreAndHandlers(t *testing.T) {
 	inf := lw.informer(podInformerOptions{Indexers: Indexers[*corev1.Pod]{
 		"transformed": func(p *corev1.Pod) []string { return []string{p.Labels["transformed"]} },
 	}})
-	if err := inf.SetTypedTransform(ChainTransforms(DropManagedFields[*corev1.Pod], markTransformed)); err != nil {
+	if err := inf.SetTypedTransform(func(p *corev1.Pod) (*corev1.Pod, error) {
+		p, _ = DropManagedFields(p)
+		return markTransformed(p)
+	}); err != nil {
 		t.Fatal(err)
 	}
 	h := newRecorder(nil)
@@ -125,45 +127,5 @@ func TestDropManagedFieldsClearsOnlyManagedFields(t *testing.T) {
 	}
 	if out.ManagedFields != nil || out.Labels["app"] != "web" || out.Spec.NodeName != "n1" || len(out.Spec.Containers) != 1 {
 		t.Errorf("DropManagedFields returned %+v, want %+v", out, want)
-	}
-}
-
-// ChainTransforms applies its functions in order, skips nil ones, and stops
-// at the first error, which it returns.
-func TestChainTransformsAppliesInOrderSkipsNilAndStopsAtError(t *testing.T) {
-	errStep := errors.New("step failed")
-	step := func(name string, err error) TransformFunc[*corev1.Pod] {
-		return func(p *corev1.Pod) (*corev1.Pod, error) {
-			if p.Annotations == nil {
-				p.Annotations = map[string]string{}
-			}
-			p.Annotations["trace"] += name + ";"
-			return p, err
-		}
-	}
-	for _, tc := range []struct {
-		name      string
-		fns       []TransformFunc[*corev1.Pod]
-		wantTrace string
-		wantErr   error
-	}{
-		{"empty", nil, "", nil},
-		{"order", []TransformFunc[*corev1.Pod]{step("a", nil), step("b", nil), step("c", nil)}, "a;b;c;", nil},
-		{"nil skipped", []TransformFunc[*corev1.Pod]{nil, step("a", nil), nil, step("b", nil), nil}, "a;b;", nil},
-		{"error stops", []TransformFunc[*corev1.Pod]{step("a", nil), step("b", errStep), step("c", nil)}, "a;b;", errStep},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			p := podAt("p1", "1")
-			out, err := ChainTransforms(tc.fns...)(p)
-			if !errors.Is(err, tc.wantErr) {
-				t.Errorf("error %v, want %v", err, tc.wantErr)
-			}
-			if out != p {
-				t.Error("the chain returned another object")
-			}
-			if got := p.Annotations["trace"]; got != tc.wantTrace {
-				t.Errorf("trace %q, want %q", got, tc.wantTrace)
-			}
-		})
 	}
 }

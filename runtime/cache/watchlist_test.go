@@ -21,6 +21,7 @@ import (
 	"k8s.io/client-go/util/consistencydetector"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/queue"
 )
 
 // The objects a stream's initial events leave, as the queue replaces with
@@ -65,16 +66,16 @@ func TestWatchListCollectionMatchesClientGoStore(t *testing.T) {
 		}
 		// What the queue makes of the collected objects: one Replaced delta
 		// per key.
-		f := NewDeltaFIFO(fifoOpts{})
-		if err := f.replace(fifoCtx(t), c.objects(), true); err != nil {
+		f := queue.NewDeltaFIFO(queue.DeltaFIFOOptions[*corev1.Pod]{})
+		if err := f.ReplaceCollected(fifoCtx(t), c.objects()); err != nil {
 			t.Fatal(err)
 		}
 		got := map[string]*corev1.Pod{}
 		var gotOrder []string
 		for f.Len() > 0 {
-			if err := f.Pop(fifoCtx(t), func(key ObjectName, deltas fifoDeltas, _ bool) error {
-				if len(deltas) != 1 || deltas[0].Type != Replaced {
-					return fmt.Errorf("seed %d: after %q popped %s with %s", seed, log, key, fifoLine(key, deltas))
+			if err := f.Pop(fifoCtx(t), func(key ObjectName, deltas queue.Deltas[*corev1.Pod], _ bool) error {
+				if len(deltas) != 1 || deltas[0].Type != queue.Replaced {
+					return fmt.Errorf("seed %d: after %q popped %s with %d deltas, the first %s", seed, log, key, len(deltas), deltas[0].Type)
 				}
 				got[key.Name] = deltas[0].Object
 				gotOrder = append(gotOrder, key.Name)

@@ -1,0 +1,29 @@
+package store
+
+import (
+	"testing"
+
+	"go.uber.org/goleak"
+)
+
+// TestMain fails the package's tests if any goroutine is still running once
+// they are done, as client-go's tools/cache tests do
+// (docs/clientgo-semantics.md#run-and-stop).
+//
+// Nothing is ignored: neither client-go nor klog leaves a goroutine behind
+// here. klog starts its flush daemon only when asked to (StartFlushDaemon,
+// or flags that log to files); client-go's controller, reflector and
+// resync timer all end with Run's context; the fake clientset's watchers
+// and watch.FakeWatcher run no goroutine.
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
+
+// must returns v, panicking when err is not nil: for constructors whose
+// configuration a test knows to be valid.
+func must[V any](v V, err error) V {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
