@@ -20,7 +20,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/dynamicinformer"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory/gvrtest"
 )
 
 // The factory is client-go's interface, the constructors return it, and

@@ -7,7 +7,7 @@ import (
 	"k8s.io/client-go/dynamic/dynamiclister"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/dynamicinformer"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory/gvrtest"
 )
 
 // With WithDiscovery, Start starts the informers of the resources the

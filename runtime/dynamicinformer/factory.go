@@ -9,7 +9,7 @@ import (
 	clientgodynamicinformer "k8s.io/client-go/dynamic/dynamicinformer"
 	"k8s.io/client-go/dynamic/dynamiclister"
 
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory"
 )
 
 // DynamicSharedInformerFactory is client-go's factory interface, which
@@ -38,7 +38,7 @@ type TweakListOptionsFunc = clientgodynamicinformer.TweakListOptionsFunc
 //     could not start;
 //   - Shutdown waits until every informer it started has stopped.
 //
-// The contracts are those of runtime/internal/gvrfactory.Factory, shared
+// The contracts are those of runtime/internal/factory/gvrfactory.Factory, shared
 // with runtime/metadatainformer.
 type Factory = gvrfactory.Factory[*unstructured.Unstructured, dynamiclister.NamespaceLister]
 

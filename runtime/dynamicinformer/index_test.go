@@ -15,7 +15,7 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/dynamicinformer"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory/gvrtest"
 )
 
 // specs are the run-time indexes the tests declare on deployments: every

@@ -7,7 +7,7 @@ import (
 	"k8s.io/client-go/dynamic/dynamiclister"
 	clientcache "k8s.io/client-go/tools/cache"
 
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory"
 )
 
 // kind returns what the informers of client are built with: lists and

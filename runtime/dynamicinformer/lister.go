@@ -7,7 +7,7 @@ import (
 	clientcache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory"
 )
 
 // Lister is client-go's dynamiclister.Lister (List, Get, Namespace) over a

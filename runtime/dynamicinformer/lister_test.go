@@ -7,7 +7,7 @@ import (
 	"k8s.io/client-go/dynamic/dynamiclister"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/dynamicinformer"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory/gvrtest"
 )
 
 // The typed lister answers as client-go's dynamiclister does, over the

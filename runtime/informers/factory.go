@@ -27,7 +27,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/syncstate"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/syncstate"
 )
 
 // TweakListOptionsFunc changes the list options of every list and watch of

@@ -7,7 +7,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/syncstate"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/syncstate"
 )
 
 // SyncStatus returns, without waiting, the state of every informer requested

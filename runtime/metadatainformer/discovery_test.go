@@ -6,7 +6,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/metadata/metadatalister"
 
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory/gvrtest"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/metadatainformer"
 )
 

@@ -43,7 +43,7 @@
 //
 // Factory, ResourceInformer, Lister and SharedInformerOption are this
 // package's instantiations of the types runtime/dynamicinformer shares
-// (runtime/internal/gvrfactory), where their methods' contracts are stated.
+// (runtime/internal/factory/gvrfactory), where their methods' contracts are stated.
 //
 // Objects handed out (by listers, lookups and handlers) are shared with the
 // informer's store: never mutate them.

@@ -8,7 +8,7 @@ import (
 	clientgometadatainformer "k8s.io/client-go/metadata/metadatainformer"
 	"k8s.io/client-go/metadata/metadatalister"
 
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory"
 )
 
 // SharedInformerFactory is client-go's factory interface, which Factory
@@ -37,7 +37,7 @@ type TweakListOptionsFunc = clientgometadatainformer.TweakListOptionsFunc
 //     could not start;
 //   - Shutdown waits until every informer it started has stopped.
 //
-// The contracts are those of runtime/internal/gvrfactory.Factory, shared
+// The contracts are those of runtime/internal/factory/gvrfactory.Factory, shared
 // with runtime/dynamicinformer.
 type Factory = gvrfactory.Factory[*metav1.PartialObjectMetadata, metadatalister.NamespaceLister]
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/indexcheck"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory/gvrtest"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory/gvrtest"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/metadatainformer"
 )
 

@@ -11,7 +11,7 @@ import (
 	clientcache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory"
 )
 
 // ResourceInformer is the shared informer of one resource's object
@@ -28,7 +28,7 @@ import (
 //     IndexValue encodes it for the typed store's other lookups.
 //
 // Its methods are safe for concurrent use, also while the informer runs. The
-// contracts are those of runtime/internal/gvrfactory.ResourceInformer, shared
+// contracts are those of runtime/internal/factory/gvrfactory.ResourceInformer, shared
 // with runtime/dynamicinformer.
 type ResourceInformer = gvrfactory.ResourceInformer[*metav1.PartialObjectMetadata, metadatalister.NamespaceLister]
 

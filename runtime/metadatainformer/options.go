@@ -8,7 +8,7 @@ import (
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory"
 )
 
 // SharedInformerOption configures a Factory (a func(*Factory) *Factory, as

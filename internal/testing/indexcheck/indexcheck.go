@@ -57,7 +57,7 @@ func jsonForm(obj metav1.Object) (map[string]any, error) {
 // Lookups is what Disagreements asks: the lookups of a run-time index.
 //
 // It is an alias of an interface literal, so that Disagreements' function
-// type is the one runtime/internal/gvrfactory/gvrtest.Churn takes.
+// type is the one runtime/internal/factory/gvrfactory/gvrtest.Churn takes.
 type Lookups[T metav1.Object] = interface {
 	ByIndex(name string, values ...string) ([]T, error)
 	ByIndexInNamespace(name, namespace string, values ...string) ([]T, error)

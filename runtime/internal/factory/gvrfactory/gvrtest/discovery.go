@@ -18,7 +18,7 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery/discoverytest"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory"
 )
 
 // DiscoveryCase is what CheckDiscovery needs of a package.

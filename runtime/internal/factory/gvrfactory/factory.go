@@ -14,7 +14,7 @@ import (
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/syncstate"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/syncstate"
 )
 
 // Factory holds one shared informer of objects of type T per

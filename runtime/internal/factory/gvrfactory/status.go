@@ -7,7 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/syncstate"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/syncstate"
 )
 
 // SyncStatus returns, without waiting, the state of every informer requested

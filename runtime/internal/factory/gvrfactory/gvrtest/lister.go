@@ -10,7 +10,7 @@ import (
 	clientcache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory"
 )
 
 // NamespaceLister is client-go's dynamic and metadata namespace listers'

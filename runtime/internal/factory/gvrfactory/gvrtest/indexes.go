@@ -12,7 +12,7 @@ import (
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/fieldpath"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory"
 )
 
 // Churn is a fake client's objects of one resource, written at random by

@@ -12,7 +12,7 @@
 //     together, with the contract of client-go's dynamic and metadata
 //     factories; with WithDiscovery it starts only the informers of
 //     resources the server serves, as runtime/informers.Factory does (see
-//     runtime/internal/syncstate), and reports each one's state;
+//     runtime/internal/factory/syncstate), and reports each one's state;
 //   - ResourceInformer is one resource's informer together with the indexes
 //     declared on it at run time (fieldpath.IndexSpec) and the lookups in
 //     them, as client-go's informers.GenericInformer;

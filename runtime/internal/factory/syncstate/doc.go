@@ -1,6 +1,6 @@
 // Package syncstate is the discovery-aware start and wait that the informer
 // factories share: runtime/informers.Factory, whose informers are keyed by
-// object type, and runtime/internal/gvrfactory.Factory, keyed by resource.
+// object type, and runtime/internal/factory/gvrfactory.Factory, keyed by resource.
 // Each factory keeps its informers, which of them it started and, with
 // discovery, its runtime/discovery.Tracker; this package turns those facts
 // into one definition of

@@ -8,7 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/wait"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/gvrfactory"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory"
 )
 
 // Timeout bounds every wait of the checks.
