@@ -67,7 +67,7 @@ func exampleObject[T Object]() T {
 
 // Run lists, watches, relists and processes until ctx ends, then closes the
 // queue and returns once client-go's goroutines have. A producer call that has
-// to wait for room in the queue (DeltaFIFOOptions.MaxSize) waits under ctx.
+// to wait for room in the queue (queue.DeltaFIFOOptions.MaxSize) waits under ctx.
 func (r *controller[T]) Run(ctx context.Context) {
 	r.queue.setContext(ctx)
 	r.loop.RunWithContext(ctx)

@@ -27,9 +27,11 @@ type SharedIndexInformerOptions[T any] struct {
 	ResyncPeriod time.Duration
 	// Indexers are the indexes of the informer's store.
 	Indexers Indexers[T]
-	// MaxQueueSize bounds the informer's DeltaFIFO (DeltaFIFOOptions.MaxSize):
-	// when the consumer falls behind, the reflector waits instead of queueing
-	// without bound. Zero means unbounded. The events not yet queued are
+	// MaxQueueSize bounds the number of keys the informer's queue holds:
+	// when the consumer falls behind, the reflector waits for room instead of
+	// queueing without bound. Deltas for a key already queued join it and
+	// never wait, so no event is dropped and a key never waits behind
+	// itself. Zero means unbounded. The events not yet queued are
 	// bounded apart from it: a watch the runtime decodes
 	// (NewClientListWatch) reads at most wire.ReadAheadBytes of events
 	// ahead of the reflector.
@@ -131,7 +133,7 @@ var (
 )
 
 // SetTransform sets the function applied to every object before it is queued
-// (see DeltaFIFOOptions.Transform); it fails after Run. It receives and must
+// (see TransformFunc for when it runs); it fails after Run. It receives and must
 // return a T; anything else (nil included) is an error for that object, which
 // the reflector logs and drops (a watch event) or retries (a list).
 func (s *SharedIndexInformer[T]) SetTransform(fn cache.TransformFunc) error {

@@ -48,28 +48,28 @@ const minSlotsCap = 64
 //
 // Objects returned by any method are the stored pointers, shared with every
 // other reader: callers must not mutate them (client-go's contract).
-//
-// Every object gets a slot (a small integer) and every namespace that holds
-// objects an id. Objects are found by key through a map of names to the
-// object, its slot and its namespace (keyMap), as client-go's store finds
-// them through its map of string keys; the keys are the stored objects' own
-// name strings, so that the store builds and keeps no key string, and a
-// lookup hashes only the name. Every namespace lists its slots; indexes
-// map values to buckets of (namespace id, slot) members, and keep for every
-// slot the buckets its object is in. Removing the last object of a namespace
-// releases the namespace: its list goes (but for one small one, kept empty
-// for the next new namespace), and its id is reused by the next new
-// namespace. That is safe because no bucket still names the id: removing an
-// object removes its members from every bucket. So the store's memory
-// follows the objects it holds and the namespaces they are in, not every
-// namespace it ever saw. Buckets return to their compact forms as they
-// shrink (index.go), and the key map is rebuilt smaller when it holds less
-// than an eighth of its peak; what a larger past leaves is, as in client-go,
-// the size of Go map tables (the namespaces, an index's values) and of the
-// slot array, until the store empties or is replaced: once it holds no
-// object, it keeps nothing of its past content (as after Replace with no
-// object).
 type Indexer[T Object] struct {
+	// Every object gets a slot (a small integer) and every namespace that holds
+	// objects an id. Objects are found by key through a map of names to the
+	// object, its slot and its namespace (keyMap), as client-go's store finds
+	// them through its map of string keys; the keys are the stored objects' own
+	// name strings, so that the store builds and keeps no key string, and a
+	// lookup hashes only the name. Every namespace lists its slots; indexes
+	// map values to buckets of (namespace id, slot) members, and keep for every
+	// slot the buckets its object is in. Removing the last object of a namespace
+	// releases the namespace: its list goes (but for one small one, kept empty
+	// for the next new namespace), and its id is reused by the next new
+	// namespace. That is safe because no bucket still names the id: removing an
+	// object removes its members from every bucket. So the store's memory
+	// follows the objects it holds and the namespaces they are in, not every
+	// namespace it ever saw. Buckets return to their compact forms as they
+	// shrink (index.go), and the key map is rebuilt smaller when it holds less
+	// than an eighth of its peak; what a larger past leaves is, as in client-go,
+	// the size of Go map tables (the namespaces, an index's values) and of the
+	// slot array, until the store empties or is replaced: once it holds no
+	// object, it keeps nothing of its past content (as after Replace with no
+	// object).
+
 	mu sync.RWMutex
 
 	namespaces map[string]*namespace // namespaces holding at least one object
