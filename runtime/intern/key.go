@@ -181,12 +181,3 @@ func sortStrings(s []string) []string {
 	slices.Sort(s)
 	return s
 }
-
-// Encode returns the encoding encode writes for *v, and false if encode
-// invalidated it (the value would not be shared).
-func Encode[T any](v *T, encode func(*Key, *T)) (key string, ok bool) {
-	k := getKey()
-	defer putKey(k)
-	encode(k, v)
-	return string(k.b), !k.invalid
-}

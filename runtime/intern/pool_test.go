@@ -163,8 +163,17 @@ func TestPoolsHoldWeakly(t *testing.T) {
 	}
 }
 
+// encodeKey returns the encoding encode writes for *v, and false if encode
+// invalidated it (the value would not be shared).
+func encodeKey[T any](v *T, encode func(*Key, *T)) (key string, ok bool) {
+	k := getKey()
+	defer putKey(k)
+	encode(k, v)
+	return string(k.b), !k.invalid
+}
+
 func keyOf[T any](v *T, encode func(*Key, *T)) []byte {
-	s, _ := Encode(v, encode)
+	s, _ := encodeKey(v, encode)
 	return []byte(s)
 }
 
@@ -173,7 +182,7 @@ func TestQuantityKeys(t *testing.T) {
 		t.Fatal("resource.Quantity does not have the expected layout: quantities are never shared")
 	}
 	key := func(q resource.Quantity) (string, bool) {
-		return Encode(&q, func(k *Key, q *resource.Quantity) { k.Quantity(*q) })
+		return encodeKey(&q, func(k *Key, q *resource.Quantity) { k.Quantity(*q) })
 	}
 	one, _ := key(resource.MustParse("1"))
 	milli, _ := key(resource.MustParse("1000m"))

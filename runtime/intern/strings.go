@@ -21,15 +21,6 @@ func String[S ~string](s S) S {
 	return S(strs.intern(string(s)))
 }
 
-// Strings interns every element of s in place and returns s. It keeps s
-// itself: nil and empty slices are returned unchanged.
-func Strings[S ~string](s []S) []S {
-	for i := range s {
-		s[i] = String(s[i])
-	}
-	return s
-}
-
 // StringEntry interns the key and the value of a map entry: the prepare
 // function of a Maps of labels, annotations or node selectors.
 func StringEntry[K, V ~string](k K, v V) (K, V) { return String(k), String(v) }

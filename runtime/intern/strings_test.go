@@ -36,20 +36,6 @@ func TestStringSharesBytes(t *testing.T) {
 	}
 }
 
-func TestStringsInPlace(t *testing.T) {
-	s := []string{fresh("a-long-enough-value"), "", fresh("a-long-enough-value")}
-	out := Strings(s)
-	if &out[0] != &s[0] || unsafe.StringData(s[0]) != unsafe.StringData(s[2]) || s[1] != "" {
-		t.Errorf("Strings did not intern in place: %q", s)
-	}
-	if Strings([]string(nil)) != nil {
-		t.Error("Strings(nil) is not nil")
-	}
-	if e := Strings([]string{}); e == nil || len(e) != 0 {
-		t.Error("Strings of an empty slice did not return it")
-	}
-}
-
 // A canonical string stays canonical across collections while it is in use,
 // where unique's canonical copy is forgotten once no Handle refers to it.
 func TestStringSurvivesCollection(t *testing.T) {
