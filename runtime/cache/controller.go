@@ -30,6 +30,9 @@ type controllerOptions struct {
 	// watch stream never reach it (docs/clientgo-semantics.md#watch-errors).
 	// nil leaves client-go's default, which logs.
 	WatchErrorHandler cache.WatchErrorHandlerWithContext
+	// Shard, when set, limits the objects listed and watched to its
+	// selection (SharedIndexInformer.SetShardScope).
+	Shard ShardScope
 }
 
 // controller is the informer's cache.Controller: client-go's controller loop
@@ -47,9 +50,13 @@ type controller[T Object] struct {
 func newController[T Object](lw *ListWatch[T], fifo *queue.DeltaFIFO[T], process queue.PopProcessFunc[T], opts controllerOptions) *controller[T] {
 	fifo.OwnDeltas() // the queue's one consumer is Pop below, taking batches
 	q := &fifoQueue[T]{fifo: fifo, process: process, name: opts.Name, reserve: opts.Reserve}
+	listerWatcher := lw.listerWatcher()
+	if opts.Shard != nil {
+		listerWatcher = newShardedListerWatcher[T](listerWatcher, opts.Shard, opts.Name)
+	}
 	loop := cache.New(&cache.Config{
 		Queue:                        q,
-		ListerWatcher:                newStreamingListerWatcher(lw.listerWatcher(), q),
+		ListerWatcher:                newStreamingListerWatcher(listerWatcher, q),
 		ObjectType:                   exampleObject[T](),
 		ObjectDescription:            opts.Name,
 		FullResyncPeriod:             opts.ResyncPeriod,

@@ -87,6 +87,7 @@ type SharedIndexInformer[T Object] struct {
 	transform         TransformFunc[T]
 	watchErrorHandler cache.WatchErrorHandlerWithContext
 	resyncCheckPeriod time.Duration
+	shard             ShardScope
 }
 
 // Both client-go informer interfaces are implemented.
@@ -417,6 +418,7 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 		ShouldResync:      func() bool { return s.processor.shouldResync(s.clock.Now()) },
 		WatchErrorHandler: s.watchErrorHandler,
 		Reserve:           func(n int) { store.Reserve(s.indexer, n) },
+		Shard:             s.shard,
 	})
 	s.started = true
 	s.processor.start(logger)

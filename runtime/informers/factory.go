@@ -25,7 +25,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/cache"
+	"k8s.io/klog/v2"
 
+	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/syncstate"
 )
@@ -43,6 +45,8 @@ type settings struct {
 	transform    cache.TransformFunc
 	customResync map[reflect.Type]time.Duration
 	informerName *cache.InformerName
+	// shard, when set (WithShardScope), limits every informer to it.
+	shard runtimecache.ShardScope
 	// discovery, when set (WithDiscovery), decides which informers of a
 	// known resource Start starts.
 	discovery *discovery.Tracker
@@ -83,6 +87,16 @@ func WithInformerName(name *cache.InformerName) Option {
 	return func(s *settings) { s.informerName = name }
 }
 
+// WithShardScope makes every informer of the factory keep only the objects
+// of scope, the share of this replica when replicas split a resource (see
+// runtime/shard's Ring.Scope and cache.SharedIndexInformer.SetShardScope):
+// the server selects them when it supports sharded lists, the informers
+// otherwise. Informers that cannot be limited (those not built by this
+// module's runtime) are left whole, and a log line at Start names them.
+func WithShardScope(scope runtimecache.ShardScope) Option {
+	return func(s *settings) { s.shard = scope }
+}
+
 // Factory holds shared informers keyed by object type. Its methods are safe
 // for concurrent use.
 type Factory struct {
@@ -93,8 +107,10 @@ type Factory struct {
 	informers map[reflect.Type]cache.SharedIndexInformer
 	// resources are the resources of the informers that know theirs (see
 	// resourceOf).
-	resources    map[reflect.Type]schema.GroupVersionResource
-	started      map[reflect.Type]bool
+	resources map[reflect.Type]schema.GroupVersionResource
+	started   map[reflect.Type]bool
+	// unsharded are the types of informers WithShardScope could not limit.
+	unsharded    []reflect.Type
 	running      sync.WaitGroup
 	shuttingDown bool
 }
@@ -146,11 +162,24 @@ func (f *Factory) InformerFor(obj runtime.Object, newInformer func(resync time.D
 		// A new informer has not started: SetTransform cannot fail.
 		_ = inf.SetTransform(f.settings.transform)
 	}
+	if f.settings.shard != nil {
+		if sharded, ok := inf.(shardable); ok {
+			// A new informer has not started: SetShardScope cannot fail.
+			_ = sharded.SetShardScope(f.settings.shard)
+		} else {
+			f.unsharded = append(f.unsharded, key)
+		}
+	}
 	f.informers[key] = inf
 	if gvr, ok := resourceOf(inf); ok {
 		f.resources[key] = gvr
 	}
 	return inf
+}
+
+// shardable is an informer that can be limited to a share of its resource.
+type shardable interface {
+	SetShardScope(runtimecache.ShardScope) error
 }
 
 // Start starts every informer requested so far that is not running; it may
@@ -181,6 +210,10 @@ func (f *Factory) startUngated(ctx context.Context) []schema.GroupVersionResourc
 	defer f.mu.Unlock()
 	if f.shuttingDown {
 		return nil
+	}
+	if len(f.unsharded) > 0 {
+		klog.FromContext(ctx).Info("Warning: informers not built by this runtime keep every object of their resource, whatever the factory's shard scope", "types", f.unsharded)
+		f.unsharded = nil
 	}
 	var gated []schema.GroupVersionResource
 	for key, inf := range f.informers {

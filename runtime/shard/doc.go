@@ -11,4 +11,17 @@
 // (metav1.ListOptions.ShardSelector, Kubernetes' ShardedListAndWatch), whose
 // Matches method is also how a client filters objects when the server does
 // not select them itself.
+//
+// Ring makes the members of a ring out of replicas: each holds a Lease
+// (coordination.k8s.io/v1), reads the others', and works only on the slots
+// no other live member claims (State.Active), so a hand-over never has two
+// replicas on one slot. Ring.Scope gives an informer factory
+// (informers.WithShardScope) or an informer (SetShardScope) the member's
+// share; Static gives a fixed one.
+//
+// Keys should hash evenly: the slots cut the FNV-1a hash space by its high
+// bits, which barely differ between strings that differ only at their end.
+// Object uids (random) spread evenly; namespaces named alike ("team-1",
+// "team-2") fall into few slots, so sharding by namespace suits clusters
+// whose namespace names differ early.
 package shard

@@ -78,8 +78,10 @@ func ValueOf(obj runtime.Object, key Key) (string, error) {
 	case ByNamespace:
 		return accessor.GetNamespace(), nil
 	}
-	return "", fmt.Errorf("shard: unknown key %q", key)
+	return "", errUnknownKey(key)
 }
+
+func errUnknownKey(key Key) error { return fmt.Errorf("shard: unknown key %q", key) }
 
 // Assignment says which member owns each slot. It is a pure function of the
 // members and the number of slots (Assign), so that every member computes
@@ -235,7 +237,7 @@ func Selector(key Key, owned []int, slots int) (apisharding.Selector, error) {
 		return nil, err
 	}
 	if !key.Valid() {
-		return nil, fmt.Errorf("shard: unknown key %q", key)
+		return nil, errUnknownKey(key)
 	}
 	ranges := Ranges(owned, slots)
 	if len(ranges) == 0 {
