@@ -19,7 +19,7 @@ BEFORE ?=
 # The compile-compatibility test (make compat) and the Go tool test (make
 # gotool-test) run on their own: they build scratch modules, and the race
 # detector would only slow them down.
-E2E_PKGS = ./internal/testing/testcluster/ ./test/e2e/
+E2E_PKGS = ./internal/testing/testcluster/ ./test/e2e/ ./test/e2e/shard/
 RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/testing/testcluster' -e '/test/e2e' -e '/test/compat' -e '/test/gotool')
 # Iterations of each fuzz target in `make test`, and the executions the
 # fuzzer may spend minimizing each new input (its default, 60 s per input,

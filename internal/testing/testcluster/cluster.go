@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,6 +45,15 @@ type Options struct {
 	// affect them (a resourceVersion older than the window still gets 410
 	// Gone, also after RestartAPIServer).
 	WatchCache bool
+	// FeatureGates sets kube-apiserver's feature gates: each name to
+	// whether it is enabled. Start passes them as one flag,
+	// --feature-gates=A=true,B=false with the names sorted, after the flags
+	// Start sets and before APIServerFlags, so that a --feature-gates flag
+	// there overrides the gates it names. Empty means no flag (every gate
+	// at its default). A name that is empty or holds ',', '=' or white
+	// space fails Start; a name kube-apiserver does not know fails its
+	// start, with the error in the log Start quotes.
+	FeatureGates map[string]bool
 	// APIServerFlags are added to kube-apiserver's command line, after
 	// (and so overriding) the flags Start sets.
 	APIServerFlags []string
@@ -112,6 +123,10 @@ func Start(ctx context.Context, opts Options) (_ *Cluster, err error) {
 			return nil, fmt.Errorf("testcluster: %s is missing or not executable: run `make testbin` "+
 				"(hack/testbin.sh) to build etcd and kube-apiserver, or set TESTBIN_DIR to a directory that has them", bin)
 		}
+	}
+
+	if err := checkFeatureGates(opts.FeatureGates); err != nil {
+		return nil, err
 	}
 
 	c.dir = opts.Dir
@@ -201,32 +216,7 @@ func (c *Cluster) startAPIServer(ctx context.Context, creds *credentials, opts O
 			return fmt.Errorf("testcluster: %w", err)
 		}
 		port := strconv.Itoa(ports[0])
-		args := []string{
-			"--etcd-servers=" + c.etcdURL,
-			"--bind-address=127.0.0.1",
-			"--advertise-address=127.0.0.1",
-			"--secure-port=" + port,
-			"--cert-dir=" + filepath.Join(c.dir, "apiserver-certs"),
-			"--tls-cert-file=" + creds.servingCert,
-			"--tls-private-key-file=" + creds.servingKey,
-			"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-			"--service-account-key-file=" + creds.saKey,
-			"--service-account-signing-key-file=" + creds.saKey,
-			"--token-auth-file=" + creds.tokenFile,
-			"--authorization-mode=RBAC",
-			// No controller creates the default ServiceAccount of a
-			// namespace, so the admission plugin waiting for it must go.
-			"--disable-admission-plugins=ServiceAccount",
-			"--service-cluster-ip-range=10.0.0.0/24",
-			// No Endpoints for the kubernetes Service: nothing here could
-			// reach them.
-			"--endpoint-reconciler-type=none",
-			"--watch-cache=" + strconv.FormatBool(opts.WatchCache),
-			// Without it, an open watch holds up the shutdown (Stop,
-			// RestartAPIServer) until the process is killed.
-			"--shutdown-watch-termination-grace-period=1s",
-		}
-		args = append(args, opts.APIServerFlags...)
+		args := c.apiserverFlags(port, creds, opts)
 		c.apiserverArgs = args
 		c.config = &rest.Config{
 			Host:            "https://127.0.0.1:" + port,
@@ -247,6 +237,42 @@ func (c *Cluster) startAPIServer(ctx context.Context, creds *credentials, opts O
 	return lastErr
 }
 
+// apiserverFlags is kube-apiserver's command line (without the program)
+// for serving on port: the flags Start sets, the feature gates, then
+// opts.APIServerFlags.
+func (c *Cluster) apiserverFlags(port string, creds *credentials, opts Options) []string {
+	args := []string{
+		"--etcd-servers=" + c.etcdURL,
+		"--bind-address=127.0.0.1",
+		"--advertise-address=127.0.0.1",
+		"--secure-port=" + port,
+		"--cert-dir=" + filepath.Join(c.dir, "apiserver-certs"),
+		"--tls-cert-file=" + creds.servingCert,
+		"--tls-private-key-file=" + creds.servingKey,
+		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+		"--service-account-key-file=" + creds.saKey,
+		"--service-account-signing-key-file=" + creds.saKey,
+		"--token-auth-file=" + creds.tokenFile,
+		"--authorization-mode=RBAC",
+		// No controller creates the default ServiceAccount of a
+		// namespace, so the admission plugin waiting for it must go.
+		"--disable-admission-plugins=ServiceAccount",
+		"--service-cluster-ip-range=10.0.0.0/24",
+		// No Endpoints for the kubernetes Service: nothing here could
+		// reach them.
+		"--endpoint-reconciler-type=none",
+		"--watch-cache=" + strconv.FormatBool(opts.WatchCache),
+		// Without it, an open watch holds up the shutdown (Stop,
+		// RestartAPIServer) until the process is killed.
+		"--shutdown-watch-termination-grace-period=1s",
+	}
+	if flag := featureGatesFlag(opts.FeatureGates); flag != "" {
+		args = append(args, flag)
+	}
+	args = append(args, opts.APIServerFlags...)
+	return args
+}
+
 // runAPIServer starts kube-apiserver with c.apiserverArgs and waits for
 // /readyz. On failure the process is stopped (and returned, for its log).
 // The caller holds c.mu, or has not shared c yet (Start).
@@ -261,6 +287,31 @@ func (c *Cluster) runAPIServer(ctx context.Context) (*process, error) {
 		return p, c.startError(p, err)
 	}
 	return p, nil
+}
+
+// checkFeatureGates returns an error for a gate name featureGatesFlag could
+// not render unambiguously.
+func checkFeatureGates(gates map[string]bool) error {
+	for name := range gates {
+		if name == "" || strings.ContainsAny(name, ",= \t\n\r") {
+			return fmt.Errorf("testcluster: feature gate %q: a name must not be empty nor hold ',', '=' or white space", name)
+		}
+	}
+	return nil
+}
+
+// featureGatesFlag renders gates as kube-apiserver's --feature-gates flag,
+// the names sorted; "" when there are none.
+func featureGatesFlag(gates map[string]bool) string {
+	if len(gates) == 0 {
+		return ""
+	}
+	names := slices.Sorted(maps.Keys(gates))
+	pairs := make([]string, len(names))
+	for i, name := range names {
+		pairs[i] = name + "=" + strconv.FormatBool(gates[name])
+	}
+	return "--feature-gates=" + strings.Join(pairs, ",")
 }
 
 // startError is the error of a process that did not become ready, with the
