@@ -16,6 +16,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/shard"
 )
 
 // Defaults of Options.
@@ -74,6 +75,34 @@ type Options struct {
 	// (workqueue_depth{name}, workqueue_adds_total, ...). Controllers sharing
 	// a registry share the collectors.
 	Registerer prometheus.Registerer
+	// Shard, when set, makes the controller reconcile only the keys of this
+	// replica's share of the primary kind, when replicas split it through a
+	// ring (runtime/shard): the keys whose object, by ShardKey, falls in
+	// one of the ring member's active slots (shard.State.Active). Other
+	// keys are let go without a reconcile (counted in
+	// controller_shard_skipped_total); they are another replica's. When the
+	// member loses slots, the contexts of the reconciles running in them are
+	// cancelled and the member hands the slots over only once those
+	// reconciles have returned, so two replicas never reconcile one key at
+	// once. Give the primary informer the same share (for a *shard.Ring,
+	// informers.WithShardScope(ring.Scope(ShardKey))) so that it caches no
+	// more than the controller reconciles.
+	Shard ShardMember
+	// ShardKey is the field whose hash places an object in a slot; empty
+	// means shard.ByUID.
+	ShardKey shard.Key
+}
+
+// ShardMember is what a sharded controller asks of its replica's place in a
+// ring (Options.Shard); runtime/shard's *Ring is one.
+type ShardMember interface {
+	// State returns the member's slots now; the controller reconciles keys
+	// in State().Active only.
+	State() shard.State
+	// OnRelease registers fn, which the member calls with the slots it is
+	// about to hand over, after they have left Active; fn returns once no
+	// reconcile of a key in them is running.
+	OnRelease(fn func(ctx context.Context, lost []int))
 }
 
 // withDefaults returns o with every zero field set to its default.
@@ -92,6 +121,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.CacheSyncTimeout <= 0 {
 		o.CacheSyncTimeout = DefaultCacheSyncTimeout
+	}
+	if o.ShardKey == "" {
+		o.ShardKey = shard.ByUID
 	}
 	return o
 }
@@ -129,6 +161,7 @@ type Controller[T cache.Object] struct {
 	reconciler   Reconciler
 	metrics      *metrics
 	queueMetrics workqueue.MetricsProvider // nil: client-go's global provider
+	shard        *shardGate                // nil unless Options.Shard
 
 	mu      sync.Mutex // guards the fields below
 	state   lifecycle
@@ -231,7 +264,18 @@ func New[T cache.Object](primary Primary[T], reconciler Reconciler, opts Options
 		queueMetrics: provider,
 		keys:         map[cache.ObjectName]keyState{},
 	}
-	if err := watch(c, primary.Informer, MapToSelf[T](), true, primary.Predicates); err != nil {
+	self := MapToSelf[T]()
+	if opts.Shard != nil {
+		if !opts.ShardKey.Valid() {
+			return nil, fmt.Errorf("controller %s: unknown shard key %q", opts.Name, opts.ShardKey)
+		}
+		c.shard = newShardGate(opts.Shard, opts.ShardKey, primary.Informer.GetIndexer())
+		self = func(ctx context.Context, obj T) []cache.ObjectName {
+			c.shard.seen(obj)
+			return []cache.ObjectName{cache.KeyOf(obj)}
+		}
+	}
+	if err := watch(c, primary.Informer, self, true, primary.Predicates); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -430,10 +474,44 @@ func (c *Controller[T]) work(ctx, reconcileCtx context.Context) {
 			q.Done(key)
 			return
 		}
-		if c.claim(key) {
-			c.process(reconcileCtx, key)
-		}
+		c.reconcileKey(reconcileCtx, key)
 		q.Done(key)
+	}
+}
+
+// reconcileKey reconciles key when it is owed a reconcile now (claim) and,
+// with Options.Shard, is in this replica's share; a key of another share is
+// let go.
+func (c *Controller[T]) reconcileKey(ctx context.Context, key cache.ObjectName) {
+	if c.shard == nil {
+		if c.claim(key) {
+			c.process(ctx, key)
+		}
+		return
+	}
+	r, shardCtx := c.shard.enter(ctx, key)
+	if r == nil {
+		c.letGo(key)
+		return
+	}
+	if c.claim(key) {
+		c.process(shardCtx, key)
+	}
+	c.keysMu.Lock()
+	_, pending := c.keys[key]
+	c.keysMu.Unlock()
+	c.shard.leave(r, key, !pending)
+}
+
+// letGo forgets what key is owed: it is another replica's.
+func (c *Controller[T]) letGo(key cache.ObjectName) {
+	c.keysMu.Lock()
+	_, owed := c.keys[key]
+	delete(c.keys, key)
+	c.keysMu.Unlock()
+	if owed {
+		c.opts.RateLimiter.Forget(key)
+		c.metrics.skipped.Inc()
 	}
 }
 

@@ -25,13 +25,14 @@ type metrics struct {
 	errors   prometheus.Counter
 	panics   prometheus.Counter
 	dropped  prometheus.Counter
+	skipped  prometheus.Counter
 	duration prometheus.Observer
 }
 
 // collectors are the metric families of every controller on a registry.
 type collectors struct {
-	total, errors, panics, dropped *prometheus.CounterVec
-	duration                       *prometheus.HistogramVec
+	total, errors, panics, dropped, skipped *prometheus.CounterVec
+	duration                                *prometheus.HistogramVec
 }
 
 func newCollectors() collectors {
@@ -43,6 +44,7 @@ func newCollectors() collectors {
 		errors:  counter("reconcile_errors_total", "Reconciles that returned an error or panicked.", "controller"),
 		panics:  counter("reconcile_panics_total", "Reconciles that panicked.", "controller"),
 		dropped: counter("reconcile_dropped_total", "Keys dropped after failing more than the controller's maximum number of retries.", "controller"),
+		skipped: counter("shard_skipped_total", "Keys let go without a reconcile because they are outside this replica's share (Options.Shard).", "controller"),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: "controller",
 			Name:      "reconcile_duration_seconds",
@@ -74,6 +76,7 @@ func newMetrics(reg prometheus.Registerer, name string) (*metrics, workqueue.Met
 		errors:    c.errors.WithLabelValues(name),
 		panics:    c.panics.WithLabelValues(name),
 		dropped:   c.dropped.WithLabelValues(name),
+		skipped:   c.skipped.WithLabelValues(name),
 		duration:  c.duration.WithLabelValues(name),
 	}, provider, nil
 }
@@ -82,7 +85,7 @@ func newMetrics(reg prometheus.Registerer, name string) (*metrics, workqueue.Met
 // controller registered there before.
 func (c collectors) register(reg prometheus.Registerer) (collectors, error) {
 	var err error
-	for _, vec := range []**prometheus.CounterVec{&c.total, &c.errors, &c.panics, &c.dropped} {
+	for _, vec := range []**prometheus.CounterVec{&c.total, &c.errors, &c.panics, &c.dropped, &c.skipped} {
 		if *vec, err = registerOrReuse(reg, *vec); err != nil {
 			return c, err
 		}

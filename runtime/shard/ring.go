@@ -183,7 +183,8 @@ func (r *Ring) Changed() <-chan struct{} {
 // OnRelease registers fn, which the member calls with the slots it is about
 // to stop claiming, after they have left Active and before other members may
 // take them: fn must return once no work on those slots is in flight (a
-// controller waits for its reconciles of keys in them). Register before Run.
+// controller waits for its reconciles of keys in them). It may be called at
+// any time; fn takes part in the releases that follow.
 func (r *Ring) OnRelease(fn func(ctx context.Context, lost []int)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
