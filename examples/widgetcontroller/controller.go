@@ -13,6 +13,8 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
 	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/controller"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/shard"
 )
 
 // Name is the default name of the controller, in logs and metrics, and the
@@ -62,8 +64,22 @@ func New(clients Clients, shop externalversions.SharedInformerFactory, kube kube
 // resync): it builds the controller, starts the factories, runs it, and
 // returns once the controller and every informer have stopped. It returns
 // the controller's error.
+//
+// When opts.Shard is a ring member (*shard.Ring), the replica reconciles
+// its share of the Widgets only, and its Widget informer caches only that
+// share (the ring's Scope on opts.ShardKey). ConfigMaps are cached whole:
+// a Widget's ConfigMaps are found by owner, whose uid places them in no
+// particular share.
 func Run(ctx context.Context, clients Clients, namespace string, resync time.Duration, opts controller.Options) error {
-	shop := externalversions.NewSharedInformerFactoryWithOptions(clients.Shop, resync, externalversions.WithNamespace(namespace))
+	shopOptions := []externalversions.SharedInformerOption{externalversions.WithNamespace(namespace)}
+	if ring, ok := opts.Shard.(*shard.Ring); ok {
+		key := opts.ShardKey
+		if key == "" {
+			key = shard.ByUID
+		}
+		shopOptions = append(shopOptions, informers.WithShardScope(ring.Scope(key)))
+	}
+	shop := externalversions.NewSharedInformerFactoryWithOptions(clients.Shop, resync, shopOptions...)
 	kube := kubeinformers.NewSharedInformerFactoryWithOptions(clients.Kube, resync, kubeinformers.WithNamespace(namespace))
 	c, err := New(clients, shop, kube, opts)
 	if err != nil {

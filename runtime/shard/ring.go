@@ -11,11 +11,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
 	coordinationv1client "k8s.io/client-go/kubernetes/typed/coordination/v1"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
@@ -46,7 +48,8 @@ type RingOptions struct {
 	// is called Name-Identity.
 	Name string
 	// Identity is this member's name in the ring, unique among its members
-	// (a pod name, or a host name with a random suffix).
+	// (a pod name, or a host name with a random suffix); Name-Identity must
+	// be a DNS subdomain, as it names the member's Lease.
 	Identity string
 	// Slots is the number of slots the hash space is cut into (a power of
 	// two); zero means DefaultSlots. Every member of a ring must use the
@@ -60,6 +63,11 @@ type RingOptions struct {
 	RenewPeriod time.Duration
 	// Clock is the ring's clock; nil means the real clock.
 	Clock clock.WithTicker
+	// Registerer, when set, receives the member's metrics, labelled with
+	// the ring's name: shard_members, shard_slots_assigned and
+	// shard_slots_active (gauges), and shard_handovers_total{direction}
+	// (slots gained and lost).
+	Registerer prometheus.Registerer
 }
 
 // State is what a member of a ring knows at one moment.
@@ -113,6 +121,7 @@ type Ring struct {
 	// local time, as leader election judges a Lease by when it observed its
 	// record, never by the holder's clock.
 	observed map[string]observation
+	metrics  ringMetrics
 	// renewed is when this member last renewed its own Lease, joined when
 	// it first did.
 	renewed, joined time.Time
@@ -133,6 +142,9 @@ func NewRing(opts RingOptions) (*Ring, error) {
 	case opts.Namespace == "" || opts.Name == "" || opts.Identity == "":
 		return nil, errors.New("shard: ring needs a namespace, a name and an identity")
 	}
+	if errs := validation.IsDNS1123Subdomain(opts.Name + "-" + opts.Identity); len(errs) > 0 {
+		return nil, fmt.Errorf("shard: the member's Lease would be called %q: %s", opts.Name+"-"+opts.Identity, strings.Join(errs, "; "))
+	}
 	if opts.Slots == 0 {
 		opts.Slots = DefaultSlots
 	}
@@ -152,6 +164,10 @@ func NewRing(opts RingOptions) (*Ring, error) {
 	if clk == nil {
 		clk = clock.RealClock{}
 	}
+	metrics, err := newRingMetrics(opts.Registerer, opts.Name)
+	if err != nil {
+		return nil, fmt.Errorf("shard: registering the ring's metrics: %w", err)
+	}
 	return &Ring{
 		opts:     opts,
 		clock:    clk,
@@ -159,6 +175,7 @@ func NewRing(opts RingOptions) (*Ring, error) {
 		state:    State{Slots: opts.Slots},
 		changed:  make(chan struct{}),
 		observed: map[string]observation{},
+		metrics:  metrics,
 	}, nil
 }
 
@@ -340,6 +357,7 @@ func (r *Ring) setActive(ctx context.Context, members []string, assigned, active
 	r.changed = make(chan struct{})
 	releasers := slices.Clone(r.releasers)
 	r.mu.Unlock()
+	r.metrics.observe(members, assigned, active, lost, difference(active, old.Active))
 	if len(lost) > 0 {
 		klog.FromContext(ctx).Info("Releasing slots", "slots", formatSlots(lost), "active", formatSlots(active))
 		for _, fn := range releasers {

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/fake"
@@ -276,6 +278,58 @@ func TestRingMemberThatLeavesHandsOverAtOnce(t *testing.T) {
 	if rounds := tr.stepUntilSettled(3); rounds > 2 {
 		t.Errorf("a and b took c's slots after %d rounds", rounds)
 	}
+}
+
+// A member's metrics follow its state: members, assigned and active slots,
+// and the slots handed over each way.
+func TestRingMetrics(t *testing.T) {
+	tr := newTestRing(t)
+	for _, name := range []string{"a", "b"} {
+		tr.add(name)
+	}
+	reg := prometheus.NewRegistry()
+	c, err := NewRing(RingOptions{
+		Client: tr.client.CoordinationV1(), Namespace: "ops", Name: "ring", Identity: "c",
+		LeaseDuration: testLease, RenewPeriod: testRenew, Clock: tr.clock, Registerer: reg,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.members["c"] = c
+	tr.stepUntilSettled(5)
+	st := c.State()
+	for name, want := range map[string]float64{
+		"shard_members":        3,
+		"shard_slots_assigned": float64(len(st.Assigned)),
+		"shard_slots_active":   float64(len(st.Active)),
+	} {
+		if got := gaugeValue(t, reg, name); got != want {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	if got := testutil.CollectAndCount(reg, "shard_handovers_total"); got != 2 {
+		t.Errorf("shard_handovers_total has %d series, want gained and lost", got)
+	}
+	problems, err := testutil.GatherAndLint(reg)
+	if err != nil || len(problems) > 0 {
+		t.Errorf("metric lint: %v %v", problems, err)
+	}
+}
+
+// gaugeValue returns the value of the one series of a gauge family of reg.
+func gaugeValue(t *testing.T, reg *prometheus.Registry, name string) float64 {
+	t.Helper()
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == name && len(f.GetMetric()) == 1 {
+			return f.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	t.Fatalf("no single series of %s", name)
+	return 0
 }
 
 func TestSlotsFormatRoundTrip(t *testing.T) {

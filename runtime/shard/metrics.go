@@ -1,0 +1,60 @@
+package shard
+
+import (
+	"errors"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// ringMetrics are a ring member's metrics; without a registerer they are
+// kept but not exported.
+type ringMetrics struct {
+	members, assigned, active prometheus.Gauge
+	gained, lost              prometheus.Counter
+}
+
+func newRingMetrics(reg prometheus.Registerer, ring string) (ringMetrics, error) {
+	gauge := func(name, help string) *prometheus.GaugeVec {
+		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Namespace: "shard", Name: name, Help: help}, []string{"ring"})
+	}
+	members := gauge("members", "Live members of the ring, as this member sees them.")
+	assigned := gauge("slots_assigned", "Slots the assignment of the live members gives this member.")
+	active := gauge("slots_active", "Slots this member works on (assigned, and claimed by no other live member).")
+	handovers := prometheus.NewCounterVec(prometheus.CounterOpts{
+		Namespace: "shard", Name: "handovers_total",
+		Help: "Slots this member started (direction gained) or stopped (direction lost) working on.",
+	}, []string{"ring", "direction"})
+	if reg != nil {
+		collectors := []prometheus.Collector{members, assigned, active, handovers}
+		for i, c := range collectors {
+			if err := reg.Register(c); err != nil {
+				var already prometheus.AlreadyRegisteredError
+				if !errors.As(err, &already) {
+					return ringMetrics{}, err
+				}
+				collectors[i] = already.ExistingCollector
+			}
+		}
+		members = collectors[0].(*prometheus.GaugeVec)
+		assigned = collectors[1].(*prometheus.GaugeVec)
+		active = collectors[2].(*prometheus.GaugeVec)
+		handovers = collectors[3].(*prometheus.CounterVec)
+	}
+	return ringMetrics{
+		members:  members.WithLabelValues(ring),
+		assigned: assigned.WithLabelValues(ring),
+		active:   active.WithLabelValues(ring),
+		gained:   handovers.WithLabelValues(ring, "gained"),
+		lost:     handovers.WithLabelValues(ring, "lost"),
+	}, nil
+}
+
+// observe records a new state: its members, assigned and active slots, and
+// the slots lost and gained since the last.
+func (m ringMetrics) observe(members []string, assigned, active, lost, gained []int) {
+	m.members.Set(float64(len(members)))
+	m.assigned.Set(float64(len(assigned)))
+	m.active.Set(float64(len(active)))
+	m.lost.Add(float64(len(lost)))
+	m.gained.Add(float64(len(gained)))
+}
