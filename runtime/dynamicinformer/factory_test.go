@@ -3,6 +3,7 @@ package dynamicinformer_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -10,12 +11,14 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/dynamic/fake"
 	clienttesting "k8s.io/client-go/testing"
 	clientcache "k8s.io/client-go/tools/cache"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/dynamicinformer"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory/gvrtest"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/shard"
 )
 
 // One shared informer per GVR, whatever the method that asks for it, and it
@@ -125,4 +128,31 @@ func TestNewFilteredDynamicInformer(t *testing.T) {
 	if keys := gi.Informer().GetStore().ListKeys(); len(keys) != 1 || keys[0] != "a/d1" {
 		t.Fatalf("the informer of namespace a holds %v", keys)
 	}
+}
+
+// WithShardScope limits every informer to the scope: its selector goes with
+// every request and, as the fake client does not select, the informers keep
+// only the scope's objects.
+func TestShardScopeLimitsEveryInformer(t *testing.T) {
+	scope, err := shard.Static(shard.ByUID, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := scope.Selection().Selector
+	var objs []runtime.Object
+	var want []string
+	for i := range 20 {
+		d := deployment("a", fmt.Sprint("d", i), nil)
+		d.SetUID(types.UID(fmt.Sprintf("%08x-5c1e-4d2a-9b7f-%012x", uint32(i)*2654435761, uint64(i)*0x9e3779b97f4a7c15>>16)))
+		objs = append(objs, d)
+		if ok, _ := sel.Matches(d); ok {
+			want = append(want, "a/"+d.GetName())
+		}
+	}
+	if len(want) == 0 || len(want) == len(objs) {
+		t.Fatalf("the scope selects %d of %d objects: the test proves nothing", len(want), len(objs))
+	}
+	client, _ := newClient(objs...)
+	f := dynamicinformer.NewDynamicSharedInformerFactoryWithOptions(client, time.Hour, dynamicinformer.WithShardScope(scope))
+	gvrtest.CheckShardScope(t, f, client, deploymentsGVR, sel.String(), want...)
 }

@@ -6,10 +6,12 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/metadata/fake"
 
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory/gvrtest"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/metadatainformer"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/shard"
 )
 
 // One shared informer per GVR, whatever the method that asks for it, and it
@@ -64,4 +66,30 @@ func TestNamespaceAndTweakReachEveryRequest(t *testing.T) {
 			gvrtest.CheckNamespaceAndTweak(t, build(client), client, configMapsGVR, "a/c1")
 		})
 	}
+}
+
+// WithShardScope limits every informer to the scope: its selector goes with
+// every request and, as the fake client does not select, the informers keep
+// only the scope's objects (by namespace here).
+func TestShardScopeLimitsEveryInformer(t *testing.T) {
+	var objs []runtime.Object
+	var want []string
+	mine := shard.SlotOf(shard.Hash("a-first"), 8)
+	scope, err := shard.Static(shard.ByNamespace, []int{mine}, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ns := range []string{"a-first", "b-second", "c-third", "z-last"} {
+		cm := configMap(ns, "c", nil, nil)
+		objs = append(objs, cm)
+		if shard.SlotOf(shard.Hash(ns), 8) == mine {
+			want = append(want, ns+"/c")
+		}
+	}
+	if len(want) == len(objs) {
+		t.Fatal("every namespace is in the scope's slot: the test proves nothing")
+	}
+	client, _ := newClient(objs...)
+	f := metadatainformer.NewSharedInformerFactoryWithOptions(client, time.Hour, metadatainformer.WithShardScope(scope))
+	gvrtest.CheckShardScope(t, f, client, configMapsGVR, scope.Selection().Selector.String(), want...)
 }

@@ -6,6 +6,7 @@ import (
 	"k8s.io/client-go/metadata/metadatalister"
 	clientcache "k8s.io/client-go/tools/cache"
 
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/factory/gvrfactory"
@@ -46,4 +47,13 @@ func WithDiscovery(client kubediscovery.DiscoveryInterfaceWithContext, mode disc
 // and the interval of the rechecks of running resources set too.
 func WithDiscoveryOptions(client kubediscovery.DiscoveryInterfaceWithContext, options discovery.Options) SharedInformerOption {
 	return gvrfactory.WithDiscoveryOptions[*metav1.PartialObjectMetadata, metadatalister.NamespaceLister](client, options)
+}
+
+// WithShardScope makes every informer of the factory keep only the objects
+// of scope, this replica's share when replicas split the resources (see
+// runtime/shard's Ring.Scope and cache.SharedIndexInformer.SetShardScope):
+// the server selects them when it supports sharded lists, the informers
+// otherwise.
+func WithShardScope(scope cache.ShardScope) SharedInformerOption {
+	return gvrfactory.WithShardScope[*metav1.PartialObjectMetadata, metadatalister.NamespaceLister](scope)
 }

@@ -77,6 +77,10 @@ func (f *Factory[T, N]) Resource(gvr schema.GroupVersionResource) *ResourceInfor
 		// A new informer has not started: SetTransform cannot fail.
 		_ = typed.SetTransform(f.settings.transform)
 	}
+	if f.settings.shard != nil {
+		// Nor can SetShardScope.
+		_ = typed.SetShardScope(f.settings.shard)
+	}
 	r := newResourceInformer(f.kind, gvr, typed)
 	f.informers[gvr] = r
 	return r

@@ -19,6 +19,8 @@ type settings struct {
 	namespace string
 	tweak     informers.TweakListOptionsFunc
 	transform clientcache.TransformFunc
+	// shard, when set (WithShardScope), limits every informer to it.
+	shard cache.ShardScope
 	// discovery, when set (WithDiscovery), decides which informers Start
 	// starts.
 	discovery *discovery.Tracker
@@ -48,6 +50,16 @@ func WithTweakListOptions[T cache.Object, N any](tweak informers.TweakListOption
 func WithTransform[T cache.Object, N any](transform clientcache.TransformFunc) Option[T, N] {
 	return func(f *Factory[T, N]) *Factory[T, N] {
 		f.settings.transform = transform
+		return f
+	}
+}
+
+// WithShardScope makes every informer of the factory keep only the objects
+// of scope, this replica's share when replicas split the resources (see
+// runtime/informers.WithShardScope).
+func WithShardScope[T cache.Object, N any](scope cache.ShardScope) Option[T, N] {
+	return func(f *Factory[T, N]) *Factory[T, N] {
+		f.settings.shard = scope
 		return f
 	}
 }

@@ -5,13 +5,16 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/apimachinery/pkg/watch"
 	clienttesting "k8s.io/client-go/testing"
 	clientcache "k8s.io/client-go/tools/cache"
@@ -213,4 +216,35 @@ func CheckNamespaceAndTweak[T cache.Object, N any](t *testing.T, f *gvrfactory.F
 	if got := strings.Join(seen[:2], ", "); got != "list a x=y, watch a x=y" {
 		t.Fatalf("requests = %v, want a list and a watch of namespace a with the tweak", seen)
 	}
+}
+
+// CheckShardScope checks that f, built with a shard scope whose selector is
+// selector, sends it with the watches of gvr through client (the fake
+// clients keep no options of a list) and, as the fake client does not
+// select, caches the objects of keys only.
+func CheckShardScope[T cache.Object, N any](t *testing.T, f *gvrfactory.Factory[T, N], client Reactors, gvr schema.GroupVersionResource, selector string, keys ...string) {
+	t.Helper()
+	watched := make(chan string, 10)
+	client.PrependWatchReactor(gvr.Resource, func(action clienttesting.Action) (bool, watch.Interface, error) {
+		watched <- action.(clienttesting.WatchActionImpl).ListOptions.ShardSelector
+		return false, nil, nil
+	})
+	inf := f.ForResource(gvr).Informer()
+	Start(t, f)
+	if got := inf.GetStore().ListKeys(); !sameKeys(got, keys) {
+		t.Fatalf("the store holds %v, want the share %v", got, keys)
+	}
+	select {
+	case got := <-watched:
+		if got != selector {
+			t.Fatalf("the watch carried the shard selector %q, want %q", got, selector)
+		}
+	case <-time.After(wait.ForeverTestTimeout):
+		t.Fatal("no watch")
+	}
+}
+
+// sameKeys reports whether a and b hold the same keys, in any order.
+func sameKeys(a, b []string) bool {
+	return slices.Equal(slices.Sorted(slices.Values(a)), slices.Sorted(slices.Values(b)))
 }
