@@ -203,6 +203,8 @@ func factoryArgs(l layout, groups []*Group) func(*generator.Context) generator.A
 			"withCustomResyncConfig": types.Ref(RuntimeInformersPkg, "WithCustomResyncConfig"),
 			"withInformerName":       types.Ref(RuntimeInformersPkg, "WithInformerName"),
 			"withDiscovery":          types.Ref(RuntimeInformersPkg, "WithDiscovery"),
+			"withShardScope":         types.Ref(RuntimeInformersPkg, "WithShardScope"),
+			"shardScope":             types.Ref(RuntimeCachePkg, "ShardScope"),
 			"discoveryClient":        types.Ref("k8s.io/client-go/discovery", "DiscoveryInterfaceWithContext"),
 			"discoveryMode":          types.Ref(RuntimeDiscoveryPkg, "Mode"),
 			"discoveryStatus":        types.Ref(RuntimeDiscoveryPkg, "Status"),

@@ -13,7 +13,6 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/examples/generated/informers/externalversions"
 	kubeinformers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/controller"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/shard"
 )
 
@@ -77,7 +76,7 @@ func Run(ctx context.Context, clients Clients, namespace string, resync time.Dur
 		if key == "" {
 			key = shard.ByUID
 		}
-		shopOptions = append(shopOptions, informers.WithShardScope(ring.Scope(key)))
+		shopOptions = append(shopOptions, externalversions.WithShardScope(ring.Scope(key)))
 	}
 	shop := externalversions.NewSharedInformerFactoryWithOptions(clients.Shop, resync, shopOptions...)
 	kube := kubeinformers.NewSharedInformerFactoryWithOptions(clients.Kube, resync, kubeinformers.WithNamespace(namespace))

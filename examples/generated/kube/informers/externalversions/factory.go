@@ -26,6 +26,7 @@ import (
 	apps "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/apps"
 	core "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/core"
 	internalinterfaces "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/informers/externalversions/internalinterfaces"
+	runtimecache "github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 	runtimediscovery "github.com/informer-gen-plus/informer-gen-plus/runtime/discovery"
 	informers "github.com/informer-gen-plus/informer-gen-plus/runtime/informers"
 	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -72,6 +73,14 @@ func WithInformerName(informerName *cache.InformerName) SharedInformerOption {
 // (Wait). SyncStatus and WaitForCacheSyncStatus report each informer's state.
 func WithDiscovery(client discovery.DiscoveryInterfaceWithContext, mode runtimediscovery.Mode) SharedInformerOption {
 	return informers.WithDiscovery(client, mode)
+}
+
+// WithShardScope makes every informer of the factory keep only the objects of
+// scope, this replica's share when replicas split the resources (a
+// runtime/shard Ring's Scope): the server selects them when it supports
+// sharded lists, the informers otherwise.
+func WithShardScope(scope runtimecache.ShardScope) SharedInformerOption {
+	return informers.WithShardScope(scope)
 }
 
 // sharedInformerFactory is the runtime's factory (Start, StartWithContext,
