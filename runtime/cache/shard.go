@@ -82,8 +82,10 @@ type shardedListerWatcher[T Object] struct {
 	name  string
 
 	mode atomic.Int32
-	// listed is the generation of the selection of the last LIST.
+	// listed is the generation of the selection of the last LIST, paging
+	// the selection of its first page.
 	listed atomic.Int64
+	paging atomic.Pointer[ShardSelection]
 }
 
 func newShardedListerWatcher[T Object](inner cache.ListerWatcher, scope ShardScope, name string) *shardedListerWatcher[T] {
@@ -102,7 +104,16 @@ func (lw *shardedListerWatcher[T]) Watch(opts metav1.ListOptions) (watch.Interfa
 }
 
 func (lw *shardedListerWatcher[T]) ListWithContext(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-	sel := lw.scope.Selection()
+	// The pages of one LIST share the selection of its first page: the
+	// generation recorded is then that of every object listed, and a change
+	// during the LIST makes the watch that follows expire.
+	var sel ShardSelection
+	if p := lw.paging.Load(); opts.Continue != "" && p != nil {
+		sel = *p
+	} else {
+		sel = lw.scope.Selection()
+		lw.paging.Store(&sel)
+	}
 	if !sel.Selector.Empty() {
 		opts.ShardSelector = sel.Selector.String()
 	}

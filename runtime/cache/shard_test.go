@@ -309,3 +309,41 @@ func TestShardWatchPassesBookmarksAndStops(t *testing.T) {
 		t.Error("stopping the shard watch left its inner watch running")
 	}
 }
+
+// The pages of one LIST carry the selection of its first page, even when
+// the selection changes between pages; the watch that follows such a LIST
+// expires, so that the new selection is listed whole.
+func TestShardedListPagesKeepTheFirstPagesSelection(t *testing.T) {
+	scope := newTestScope(uidHalf(0))
+	lw := &shardLW{scriptedLW: newScriptedLW("1")}
+	list := func(ctx context.Context, opts metav1.ListOptions) (*corev1.PodList, error) {
+		lw.record(opts)
+		return lw.scriptedLW.list(ctx, opts)
+	}
+	sharded := newShardedListerWatcher[*corev1.Pod](NewListWatch[*corev1.Pod](list, lw.scriptedLW.watch, lw.scriptedLW).listerWatcher(), scope, "pods")
+	if _, err := sharded.ListWithContext(t.Context(), metav1.ListOptions{Limit: 10}); err != nil {
+		t.Fatal(err)
+	}
+	scope.set(uidHalf(1))
+	if _, err := sharded.ListWithContext(t.Context(), metav1.ListOptions{Limit: 10, Continue: "page-2"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := lw.sent(); !slices.Equal(got, []string{uidHalf(0).String(), uidHalf(0).String()}) {
+		t.Errorf("the pages carried %q, want the first page's selector on both", got)
+	}
+	w, err := sharded.WatchWithContext(t.Context(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if ev := receive(t, w.ResultChan(), "the watch's event"); ev.Type != watch.Error {
+		t.Fatalf("the watch after a LIST of the old selection sent %s, want an expired error", ev.Type)
+	}
+	// The next LIST starts with the new selection.
+	if _, err := sharded.ListWithContext(t.Context(), metav1.ListOptions{Limit: 10}); err != nil {
+		t.Fatal(err)
+	}
+	if got := lw.sent(); got[len(got)-1] != uidHalf(1).String() {
+		t.Errorf("the next LIST carried %q, want the new selector", got[len(got)-1])
+	}
+}
