@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes"
 
@@ -68,7 +69,8 @@ func New(clients Clients, shop externalversions.SharedInformerFactory, kube kube
 // its share of the Widgets only, and its Widget informer caches only that
 // share (the ring's Scope on opts.ShardKey). ConfigMaps are cached whole:
 // a Widget's ConfigMaps are found by owner, whose uid places them in no
-// particular share.
+// particular share. With opts.Registerer, the number of Widgets cached is
+// exported as widget_controller_cached_widgets.
 func Run(ctx context.Context, clients Clients, namespace string, resync time.Duration, opts controller.Options) error {
 	shopOptions := []externalversions.SharedInformerOption{externalversions.WithNamespace(namespace)}
 	if ring, ok := opts.Shard.(*shard.Ring); ok {
@@ -83,6 +85,18 @@ func Run(ctx context.Context, clients Clients, namespace string, resync time.Dur
 	c, err := New(clients, shop, kube, opts)
 	if err != nil {
 		return err
+	}
+	if opts.Registerer != nil {
+		// What this replica caches: its share of the Widgets when sharded.
+		store := shop.Shop().V1().Widgets().Informer().GetStore()
+		cached := prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "widget_controller_cached_widgets",
+			Help: "Widgets in this replica's cache (its share, with --shards).",
+		}, func() float64 { return float64(len(store.ListKeys())) })
+		if err := opts.Registerer.Register(cached); err != nil {
+			return err
+		}
+		defer opts.Registerer.Unregister(cached)
 	}
 	shop.StartWithContext(ctx)
 	kube.StartWithContext(ctx)
