@@ -123,10 +123,14 @@ controller-runtime: testbin
 	cd controllerruntime && $(GO) vet ./...
 	cd controllerruntime && KUBEBUILDER_ASSETS=$(CURDIR)/bin/testbin $(GO) test -race -count=1 -timeout 20m ./...
 
-## test: vet, verify the generated code, the tests, the fuzz targets, the
-## compatibility, swap and Go tool tests, then the end-to-end tests, the
-## controller-runtime module's included (the README's test command).
-test: vet verify unit fuzz compat swap-test gotool-test e2e controller-runtime
+## test: vet, verify the generated code, the tests (the fuzz targets' seeds
+## included: go test runs them as tests), the compatibility, swap and Go tool
+## tests, then the end-to-end tests, the controller-runtime module's included
+## (the README's test command). Each step prints what it does and how long it
+## took (hack/test.sh). Fuzzing itself is make fuzz.
+TEST_STEPS = vet verify unit compat swap-test gotool-test e2e controller-runtime
+test:
+	@bash hack/test.sh $(TEST_STEPS)
 
 ## bench: run our benchmarks and client-go's side by side on the same data.
 bench:
