@@ -44,7 +44,9 @@ type ShardSelection struct {
 // its ListMeta.ShardInfo. When it does not, the informer drops the objects of
 // other shares itself, before they reach the queue, so the store and the
 // handlers see the same objects in both modes; a log line says which mode
-// is on whenever it changes. Watch events of objects outside the scope are
+// is on whenever it changes. (Kubernetes 1.37 selects custom resources too
+// but echoes no ShardInfo in their lists: their informers filter again
+// what the server already selected, which costs a hash per object.) Watch events of objects outside the scope are
 // dropped in both modes.
 //
 // When the selection changes, the informer ends its watch and lists again
@@ -174,7 +176,7 @@ func (lw *shardedListerWatcher[T]) setMode(ctx context.Context, mode int32) {
 	if mode == shardModeServer {
 		logger.Info("Sharded informer: the server selects the objects of this replica's share", "informer", lw.name)
 	} else {
-		logger.Info("Sharded informer: the server does not select by shard (its ShardedListAndWatch feature is off); this replica lists every object and keeps its share", "informer", lw.name)
+		logger.Info("Sharded informer: the server does not say it selected this replica's share (no shardInfo in its list: its ShardedListAndWatch feature is off, or the resource is a custom resource, whose lists carry none); this replica keeps its share itself", "informer", lw.name)
 	}
 }
 

@@ -7,4 +7,12 @@
 // server echoes the selector in the list's shardInfo, which the runtime's
 // own LIST decoder keeps; and a server without the gate ignores the
 // selector and echoes nothing, which is how a client tells the two apart.
+//
+// TestShardedReplicas runs three, then four, replicas of the example Widget
+// operator in this process over 3,000 Widgets, in both modes: each replica
+// caches and reconciles its share, no Widget is reconciled by two replicas
+// at once, a crashed replica's Widgets are reconciled by the others within
+// its Lease duration plus 10 s, and a fourth replica moves about a quarter
+// of the slots. BenchmarkShardedSync measures what one replica of 1 and of 3
+// pays to sync 30,000 objects in each mode.
 package shard
