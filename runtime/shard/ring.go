@@ -243,7 +243,8 @@ func (r *Ring) step(ctx context.Context) {
 		r.expireIfStale(ctx, now)
 		return
 	}
-	members, claimed := r.readRing(leases.Items, now)
+	members, claimed, stale := r.readRing(leases.Items, now)
+	r.forget(ctx, stale)
 	if !r.holdsLease(now) {
 		r.setActive(ctx, members, nil, nil)
 		return
@@ -280,9 +281,11 @@ func (r *Ring) step(ctx context.Context) {
 	}
 }
 
-// readRing returns the other live members and the slots they claim.
-func (r *Ring) readRing(leases []coordinationv1.Lease, now time.Time) ([]string, map[int]bool) {
+// readRing returns the other live members, the slots they claim, and the
+// Leases this member has seen unrenewed for staleAfter lease durations.
+func (r *Ring) readRing(leases []coordinationv1.Lease, now time.Time) ([]string, map[int]bool, []coordinationv1.Lease) {
 	var members []string
+	var stale []coordinationv1.Lease
 	claimed := map[int]bool{}
 	seen := map[string]bool{}
 	for i := range leases {
@@ -305,7 +308,11 @@ func (r *Ring) readRing(leases []coordinationv1.Lease, now time.Time) ([]string,
 			duration = time.Duration(*l.Spec.LeaseDurationSeconds) * time.Second
 		}
 		if now.Sub(o.seen) >= duration {
-			continue // expired: neither a member nor a claimant
+			// Expired: neither a member nor a claimant.
+			if now.Sub(o.seen) >= staleAfter*duration {
+				stale = append(stale, *l)
+			}
+			continue
 		}
 		members = append(members, *l.Spec.HolderIdentity)
 		for _, s := range parseSlots(l.Annotations[ClaimsAnnotation]) {
@@ -317,7 +324,31 @@ func (r *Ring) readRing(leases []coordinationv1.Lease, now time.Time) ([]string,
 			delete(r.observed, name)
 		}
 	}
-	return members, claimed
+	return members, claimed, stale
+}
+
+// staleAfter is how many lease durations a Lease must have gone unrenewed,
+// as this member saw it, before the member deletes it: the Lease of a
+// member that crashed and never came back, which would otherwise stay, and
+// count as live for its first lease duration in every member that joins.
+const staleAfter = 10
+
+// forget deletes the stale Leases, each only if it has not changed since it
+// was read (a member that comes back renews it first).
+func (r *Ring) forget(ctx context.Context, stale []coordinationv1.Lease) {
+	for i := range stale {
+		l := &stale[i]
+		err := r.opts.Client.Leases(r.opts.Namespace).Delete(ctx, l.Name, metav1.DeleteOptions{
+			Preconditions: &metav1.Preconditions{UID: &l.UID, ResourceVersion: &l.ResourceVersion},
+		})
+		switch {
+		case err == nil:
+			klog.FromContext(ctx).Info("Deleted the Lease of a member gone for long", "lease", l.Name)
+			delete(r.observed, l.Name)
+		case !apierrors.IsNotFound(err) && !apierrors.IsConflict(err):
+			klog.FromContext(ctx).Error(err, "Deleting the Lease of a member gone for long", "lease", l.Name)
+		}
+	}
 }
 
 // holdsLease reports whether the member renewed its Lease recently enough

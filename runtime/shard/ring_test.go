@@ -250,6 +250,40 @@ func TestRingPartitionedMemberStopsBeforeOthersTakeOver(t *testing.T) {
 	}
 }
 
+// The Lease of a member that crashed and never came back is deleted once it
+// has gone unrenewed for staleAfter lease durations, and not before.
+func TestRingForgetsTheLeaseOfAMemberGoneForLong(t *testing.T) {
+	tr := newTestRing(t)
+	for _, name := range []string{"a", "b", "c"} {
+		tr.add(name)
+	}
+	tr.stepUntilSettled(5)
+	delete(tr.members, "c") // crashed: it neither renews nor deletes its Lease
+	crashed := tr.clock.Now()
+	leaseOfC := func() bool {
+		_, err := tr.client.CoordinationV1().Leases("ops").Get(t.Context(), "ring-c", metav1.GetOptions{})
+		return err == nil
+	}
+	var gone time.Duration
+	for range 80 {
+		tr.clock.Step(testRenew)
+		tr.step()
+		if !leaseOfC() {
+			gone = tr.clock.Now().Sub(crashed)
+			break
+		}
+	}
+	if gone == 0 {
+		t.Fatalf("c's Lease is still there %v after it crashed", tr.clock.Now().Sub(crashed))
+	}
+	if gone < staleAfter*testLease || gone > staleAfter*testLease+2*testRenew {
+		t.Errorf("c's Lease was deleted %v after it crashed, want about %v", gone, staleAfter*testLease)
+	}
+	if !tr.settled() || len(tr.members["a"].State().Members) != 2 {
+		t.Errorf("a and b do not hold the ring alone: %v", tr.members["a"].State().Members)
+	}
+}
+
 // A member whose Run ends releases its slots and deletes its Lease: the
 // others take its share at their next step.
 func TestRingMemberThatLeavesHandsOverAtOnce(t *testing.T) {
