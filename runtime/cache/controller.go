@@ -47,12 +47,14 @@ type controller[T Object] struct {
 
 // newController returns a controller that fills fifo from lw and hands every
 // popped key to process. Run starts it.
-func newController[T Object](lw *ListWatch[T], fifo *queue.DeltaFIFO[T], process queue.PopProcessFunc[T], opts controllerOptions) *controller[T] {
+// known returns the objects of the informer's store; a sharded informer's
+// watch hands a change of its share over with them.
+func newController[T Object](lw *ListWatch[T], fifo *queue.DeltaFIFO[T], process queue.PopProcessFunc[T], known func() []T, opts controllerOptions) *controller[T] {
 	fifo.OwnDeltas() // the queue's one consumer is Pop below, taking batches
 	q := &fifoQueue[T]{fifo: fifo, process: process, name: opts.Name, reserve: opts.Reserve}
 	listerWatcher := lw.listerWatcher()
 	if opts.Shard != nil {
-		listerWatcher = newShardedListerWatcher[T](listerWatcher, opts.Shard, opts.Name)
+		listerWatcher = newShardedListerWatcher(listerWatcher, opts.Shard, opts.Name, known)
 	}
 	loop := cache.New(&cache.Config{
 		Queue:                        q,

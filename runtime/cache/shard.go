@@ -2,12 +2,15 @@ package cache
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"sync"
 	"sync/atomic"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	apisharding "k8s.io/apimachinery/pkg/sharding"
 	"k8s.io/apimachinery/pkg/watch"
@@ -49,13 +52,17 @@ type ShardSelection struct {
 // what the server already selected, which costs a hash per object.) Watch events of objects outside the scope are
 // dropped in both modes.
 //
-// When the selection changes, the informer ends its watch and lists again
-// with the new selector, as after a watch that expired: objects of the
-// share it lost are deleted from the store (handlers see deletes whose
-// state is unknown), objects of the share it gained are added. A sharded
-// informer lists and then watches; it does not stream its lists through a
-// watch (watch-list), whose initial events the server does not echo a
-// selection for.
+// When the selection changes, the informer's watch hands the share over at
+// once, at the resourceVersion it has reached: objects of the share it lost
+// are deleted (handlers see deletes), the share it gained is listed at
+// exactly that resourceVersion and its objects added, and the watch goes on
+// with the new selector from there. Only the gained share is listed. When
+// that cannot be done (an untyped informer, a LIST that fails, 410 Gone
+// included), the watch ends as expired and the reflector lists the whole
+// new share, after its backoff; handlers then see the lost objects' deletes
+// with their final state unknown. A sharded informer lists and then
+// watches; it does not stream its lists through a watch (watch-list), whose
+// initial events the server does not echo a selection for.
 func (s *SharedIndexInformer[T]) SetShardScope(scope ShardScope) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -82,6 +89,9 @@ type shardedListerWatcher[T Object] struct {
 	inner cache.ListerWatcherWithContext
 	scope ShardScope
 	name  string
+	// known returns the objects the informer's store holds, for a watch
+	// that hands its selection over (nil: watches expire instead).
+	known func() []T
 
 	mode atomic.Int32
 	// listed is the generation of the selection of the last LIST, paging
@@ -90,8 +100,8 @@ type shardedListerWatcher[T Object] struct {
 	paging atomic.Pointer[ShardSelection]
 }
 
-func newShardedListerWatcher[T Object](inner cache.ListerWatcher, scope ShardScope, name string) *shardedListerWatcher[T] {
-	return &shardedListerWatcher[T]{inner: cache.ToListerWatcherWithContext(inner), scope: scope, name: name}
+func newShardedListerWatcher[T Object](inner cache.ListerWatcher, scope ShardScope, name string, known func() []T) *shardedListerWatcher[T] {
+	return &shardedListerWatcher[T]{inner: cache.ToListerWatcherWithContext(inner), scope: scope, name: name, known: known}
 }
 
 // IsWatchListSemanticsUnSupported makes the reflector list and then watch.
@@ -182,22 +192,40 @@ func (lw *shardedListerWatcher[T]) setMode(ctx context.Context, mode int32) {
 
 func (lw *shardedListerWatcher[T]) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	changed := lw.scope.Changed()
+	listed := lw.paging.Load()
 	sel := lw.scope.Selection()
-	if sel.Generation != lw.listed.Load() {
+	if listed == nil || listed.Generation != lw.listed.Load() {
+		return expiredWatch(), nil
+	}
+	if sel.Generation != listed.Generation && !lw.handsOver(opts) {
 		// The selection changed since the last LIST: what it gained was
 		// never listed. List again.
 		return expiredWatch(), nil
 	}
-	if !sel.Selector.Empty() {
-		opts.ShardSelector = sel.Selector.String()
+	w := &shardWatch[T]{lw: lw, ctx: ctx, opts: opts, sel: *listed, lastRV: opts.ResourceVersion,
+		result: make(chan watch.Event), stop: make(chan struct{}), done: make(chan struct{}), forwarded: map[ObjectName]T{}}
+	if !w.sel.Selector.Empty() {
+		opts.ShardSelector = w.sel.Selector.String()
 	}
 	inner, err := lw.inner.WatchWithContext(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	w := &shardWatch{inner: inner, scope: lw.scope, sel: sel, result: make(chan watch.Event), stop: make(chan struct{}), done: make(chan struct{})}
+	w.inner = inner
 	go w.run(changed)
 	return w, nil
+}
+
+// handsOver reports whether a watch from opts can hand a change of
+// selection over itself, without a new LIST of the whole share: it needs
+// the store's objects, typed objects (a bookmark of an unstructured type
+// would need its kind), and a resourceVersion to list the gained share at.
+func (lw *shardedListerWatcher[T]) handsOver(opts metav1.ListOptions) bool {
+	if lw.known == nil || opts.ResourceVersion == "" || opts.ResourceVersion == "0" {
+		return false
+	}
+	_, unstructured := any(exampleObject[T]()).(*unstructured.Unstructured)
+	return !unstructured
 }
 
 // expiredError is the error of a watch ended because the selection changed.
@@ -219,64 +247,222 @@ type endedWatch <-chan watch.Event
 func (w endedWatch) ResultChan() <-chan watch.Event { return w }
 func (endedWatch) Stop()                            {}
 
-// shardWatch passes on the events of the objects of its selection and ends
-// with an expired error once the scope's selection changes.
-type shardWatch struct {
+// shardWatch passes on the events of the objects of its selection. When the
+// scope's selection changes, it hands over itself, so that the reflector
+// neither lists the whole share again nor waits its backoff first: at the
+// resourceVersion of the last event it passed on, it deletes the objects of
+// the share it lost (from the store and from what it passed on), lists the
+// share it gained at exactly that resourceVersion and adds its objects,
+// sends a bookmark of that resourceVersion, and watches the new selection
+// from it. The watch thus sees every object of the new selection once, in
+// resourceVersion order from there on. When it cannot (no resourceVersion,
+// an untyped object, a LIST or watch that fails, 410 Gone included), it
+// ends with an expired error and the reflector lists the new share.
+type shardWatch[T Object] struct {
+	lw     *shardedListerWatcher[T]
+	ctx    context.Context // the reflector's, for the requests of a hand-over
+	opts   metav1.ListOptions
 	inner  watch.Interface
-	scope  ShardScope
 	sel    ShardSelection
-	result chan watch.Event
-	stop   chan struct{}
-	once   sync.Once
-	done   chan struct{}
+	lastRV string // of the last event read from inner
+	// forwarded holds the newest object of every key this watch added or
+	// modified (and did not delete since): the store may not hold it yet.
+	forwarded map[ObjectName]T
+	result    chan watch.Event
+	stop      chan struct{}
+	once      sync.Once
+	done      chan struct{}
 }
 
-func (w *shardWatch) ResultChan() <-chan watch.Event { return w.result }
+func (w *shardWatch[T]) ResultChan() <-chan watch.Event { return w.result }
 
-func (w *shardWatch) Stop() {
+func (w *shardWatch[T]) Stop() {
 	w.once.Do(func() { close(w.stop) })
 	<-w.done
 }
 
-func (w *shardWatch) run(changed <-chan struct{}) {
+func (w *shardWatch[T]) run(changed <-chan struct{}) {
 	defer close(w.done)
 	defer close(w.result)
-	defer w.inner.Stop()
-	events := w.inner.ResultChan()
+	defer func() { w.inner.Stop() }()
+	// A change that came between the LIST and this watch is handed over
+	// at once.
+	if w.lw.scope.Selection().Generation != w.sel.Generation && !w.handOver() {
+		return
+	}
 	for {
+		events := w.inner.ResultChan()
 		select {
 		case <-w.stop:
 			return
 		case <-changed:
-			changed = w.scope.Changed()
-			if w.scope.Selection().Generation == w.sel.Generation {
+			changed = w.lw.scope.Changed()
+			if w.lw.scope.Selection().Generation == w.sel.Generation {
 				continue
 			}
-			select {
-			case w.result <- watch.Event{Type: watch.Error, Object: expiredError()}:
-			case <-w.stop:
+			if !w.handOver() {
+				return
 			}
-			return
 		case ev, ok := <-events:
 			if !ok {
 				return
 			}
+			w.note(ev)
 			if !w.selected(ev) {
 				continue
 			}
-			select {
-			case w.result <- ev:
-			case <-w.stop:
+			if !w.send(ev) {
 				return
 			}
 		}
 	}
 }
 
+// note records the resourceVersion ev carries, and what the watch passes
+// on of its object.
+func (w *shardWatch[T]) note(ev watch.Event) {
+	switch ev.Type {
+	case watch.Added, watch.Modified, watch.Deleted, watch.Bookmark:
+	default:
+		return
+	}
+	obj, ok := ev.Object.(T)
+	if !ok {
+		return
+	}
+	if rv := obj.GetResourceVersion(); rv != "" {
+		w.lastRV = rv
+	}
+	if ev.Type == watch.Bookmark {
+		return
+	}
+	key := KeyOf(obj)
+	if ev.Type == watch.Deleted {
+		delete(w.forwarded, key)
+	} else if ok, _ := w.sel.Selector.Matches(obj); ok || w.sel.Selector.Empty() {
+		w.forwarded[key] = obj
+	}
+}
+
+// send passes ev on; false once the watch is stopped.
+func (w *shardWatch[T]) send(ev watch.Event) bool {
+	select {
+	case w.result <- ev:
+		return true
+	case <-w.stop:
+		return false
+	}
+}
+
+// handOver moves the watch to the scope's current selection (see
+// shardWatch); false when the watch has ended.
+func (w *shardWatch[T]) handOver() bool {
+	next := w.lw.scope.Selection()
+	if w.lw.known == nil || w.lastRV == "" || w.lastRV == "0" {
+		w.send(watch.Event{Type: watch.Error, Object: expiredError()})
+		return false
+	}
+	w.inner.Stop()
+	gained, err := w.listGained(next)
+	if err != nil {
+		klog.FromContext(w.ctx).V(2).Info("Sharded informer: listing the gained share failed; listing the whole share", "informer", w.lw.name, "err", err)
+		w.send(watch.Event{Type: watch.Error, Object: expiredError()})
+		return false
+	}
+	// The lost share: what the store holds and what this watch passed on
+	// that the new selection does not match.
+	lost := map[ObjectName]T{}
+	for _, obj := range w.lw.known() {
+		lost[KeyOf(obj)] = obj
+	}
+	maps.Copy(lost, w.forwarded)
+	for key, obj := range lost {
+		if ok, _ := next.Selector.Matches(obj); ok || next.Selector.Empty() {
+			delete(lost, key)
+		}
+	}
+	for _, obj := range lost {
+		if !w.send(watch.Event{Type: watch.Deleted, Object: obj}) {
+			return false
+		}
+	}
+	for _, obj := range gained {
+		if !w.send(watch.Event{Type: watch.Added, Object: obj}) {
+			return false
+		}
+	}
+	bookmark := exampleObject[T]()
+	bookmark.SetResourceVersion(w.lastRV)
+	if !w.send(watch.Event{Type: watch.Bookmark, Object: bookmark}) {
+		return false
+	}
+	opts := w.opts
+	opts.ResourceVersion = w.lastRV
+	opts.ShardSelector = ""
+	if !next.Selector.Empty() {
+		opts.ShardSelector = next.Selector.String()
+	}
+	inner, err := w.lw.inner.WatchWithContext(w.ctx, opts)
+	if err != nil {
+		w.inner = watch.NewEmptyWatch()
+		w.send(watch.Event{Type: watch.Error, Object: expiredError()})
+		return false
+	}
+	w.inner = inner
+	w.sel = next
+	clear(w.forwarded)
+	w.lw.listed.Store(next.Generation)
+	w.lw.paging.Store(&next)
+	klog.FromContext(w.ctx).V(2).Info("Sharded informer: handed the share over", "informer", w.lw.name, "resourceVersion", w.lastRV, "lost", len(lost), "gained", len(gained))
+	return true
+}
+
+// listGained lists, at exactly the watch's resourceVersion, the objects the
+// next selection matches and the current one does not.
+func (w *shardWatch[T]) listGained(next ShardSelection) ([]T, error) {
+	opts := metav1.ListOptions{ResourceVersion: w.lastRV, ResourceVersionMatch: metav1.ResourceVersionMatchExact, Limit: 500}
+	if !next.Selector.Empty() {
+		opts.ShardSelector = next.Selector.String()
+	}
+	var gained []T
+	for {
+		list, err := w.lw.inner.ListWithContext(w.ctx, opts)
+		if err != nil {
+			return nil, err
+		}
+		items, err := meta.ExtractList(list)
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range items {
+			obj, ok := item.(T)
+			if !ok {
+				return nil, fmt.Errorf("listed a %T, not a %T", item, obj)
+			}
+			if ok, _ := next.Selector.Matches(obj); !ok && !next.Selector.Empty() {
+				continue // the server did not select: not in the new share
+			}
+			if ok, _ := w.sel.Selector.Matches(obj); ok || w.sel.Selector.Empty() {
+				continue // in the share the watch already has
+			}
+			gained = append(gained, obj)
+		}
+		acc, err := meta.ListAccessor(list)
+		if err != nil {
+			return nil, err
+		}
+		if acc.GetContinue() == "" {
+			return gained, nil
+		}
+		opts.Continue = acc.GetContinue()
+		opts.ResourceVersion, opts.ResourceVersionMatch = "", ""
+	}
+}
+
 // selected reports whether ev is passed on: an event of an object of the
 // selection, or an event without one of the resource's objects (a
 // bookmark, an error).
-func (w *shardWatch) selected(ev watch.Event) bool {
+func (w *shardWatch[T]) selected(ev watch.Event) bool {
 	switch ev.Type {
 	case watch.Added, watch.Modified, watch.Deleted:
 	default:

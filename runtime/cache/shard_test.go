@@ -111,6 +111,13 @@ type shardLW struct {
 
 	mu        sync.Mutex
 	selectors []string // of every request, in order
+	lists     []string // resourceVersion/match of every LIST, in order
+}
+
+func (s *shardLW) listed() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.lists)
 }
 
 func (s *shardLW) record(opts metav1.ListOptions) {
@@ -129,6 +136,9 @@ func (s *shardLW) informer(t *testing.T, scope ShardScope) *podInformer {
 	t.Helper()
 	list := func(ctx context.Context, opts metav1.ListOptions) (*corev1.PodList, error) {
 		s.record(opts)
+		s.mu.Lock()
+		s.lists = append(s.lists, opts.ResourceVersion+"/"+string(opts.ResourceVersionMatch))
+		s.mu.Unlock()
 		l, err := s.scriptedLW.list(ctx, opts)
 		if err != nil || !s.echo {
 			return l, err
@@ -224,10 +234,12 @@ func TestShardedInformerTrustsAServerThatSelects(t *testing.T) {
 	}
 }
 
-// When the selection changes, the informer ends its watch and lists again
-// with the new selector: the objects of the share it lost are deleted (their
-// final state unknown), those of the share it gained are added.
-func TestShardedInformerListsAgainWhenTheSelectionChanges(t *testing.T) {
+// When the selection changes, the informer's watch hands the share over
+// itself, without a LIST of the whole share by the reflector (and without
+// its backoff): it lists only the gained share, at exactly the watch's
+// resourceVersion, deletes the lost share's objects, adds the gained
+// share's, and watches the new selection from that resourceVersion.
+func TestShardedInformerHandsOverWhenTheSelectionChanges(t *testing.T) {
 	scope := newTestScope(uidHalf(0))
 	pods, first := shardPods(40, uidHalf(0))
 	_, second := shardPods(40, uidHalf(1))
@@ -246,7 +258,7 @@ func TestShardedInformerListsAgainWhenTheSelectionChanges(t *testing.T) {
 		for _, c := range h.recorded() {
 			name := c.key[len("ns/"):]
 			switch {
-			case c.kind == "delete" && c.flag:
+			case c.kind == "delete":
 				deleted = append(deleted, name)
 			case c.kind == "add" && slices.Contains(second, name):
 				added = append(added, name)
@@ -267,6 +279,10 @@ func TestShardedInformerListsAgainWhenTheSelectionChanges(t *testing.T) {
 	if last := sent[len(sent)-1]; last != uidHalf(1).String() {
 		t.Errorf("the last request carried %q, want the new selector", last)
 	}
+	lists := lw.listed()
+	if len(lists) != 2 || lists[1] != "1/Exact" {
+		t.Errorf("lists at %q; want the reflector's first LIST, then one of the gained share at exactly resourceVersion 1", lists)
+	}
 }
 
 // A watch opened after the selection changed since the last LIST ends at
@@ -274,7 +290,7 @@ func TestShardedInformerListsAgainWhenTheSelectionChanges(t *testing.T) {
 func TestShardedWatchAfterAChangeExpires(t *testing.T) {
 	scope := newTestScope(uidHalf(0))
 	lw := &shardLW{scriptedLW: newScriptedLW("1")}
-	sharded := newShardedListerWatcher[*corev1.Pod](lw.listWatch().listerWatcher(), scope, "pods")
+	sharded := newShardedListerWatcher[*corev1.Pod](lw.listWatch().listerWatcher(), scope, "pods", nil)
 	if _, err := sharded.ListWithContext(t.Context(), metav1.ListOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +312,8 @@ func TestShardedWatchAfterAChangeExpires(t *testing.T) {
 func TestShardWatchPassesBookmarksAndStops(t *testing.T) {
 	inner := watch.NewFakeWithChanSize(3, false)
 	scope := newTestScope(uidHalf(0))
-	w := &shardWatch{inner: inner, scope: scope, sel: scope.Selection(), result: make(chan watch.Event), stop: make(chan struct{}), done: make(chan struct{})}
+	lw := newShardedListerWatcher[*corev1.Pod](newScriptedLW("1").listWatch().listerWatcher(), scope, "pods", nil)
+	w := &shardWatch[*corev1.Pod]{lw: lw, inner: inner, sel: scope.Selection(), result: make(chan watch.Event), stop: make(chan struct{}), done: make(chan struct{}), forwarded: map[ObjectName]*corev1.Pod{}}
 	go w.run(scope.Changed())
 	bookmark := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "9"}}
 	inner.Add(podIn(t, "other", uidHalf(0), false))
@@ -320,7 +337,7 @@ func TestShardedListPagesKeepTheFirstPagesSelection(t *testing.T) {
 		lw.record(opts)
 		return lw.scriptedLW.list(ctx, opts)
 	}
-	sharded := newShardedListerWatcher[*corev1.Pod](NewListWatch[*corev1.Pod](list, lw.scriptedLW.watch, lw.scriptedLW).listerWatcher(), scope, "pods")
+	sharded := newShardedListerWatcher[*corev1.Pod](NewListWatch[*corev1.Pod](list, lw.scriptedLW.watch, lw.scriptedLW).listerWatcher(), scope, "pods", nil)
 	if _, err := sharded.ListWithContext(t.Context(), metav1.ListOptions{Limit: 10}); err != nil {
 		t.Fatal(err)
 	}

@@ -412,7 +412,7 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 			return err
 		}
 	}
-	s.controller = newController(s.lw, s.fifo, process, controllerOptions{
+	s.controller = newController(s.lw, s.fifo, process, s.indexer.List, controllerOptions{
 		Name:              s.opts.Name,
 		ResyncPeriod:      s.resyncCheckPeriod,
 		ShouldResync:      func() bool { return s.processor.shouldResync(s.clock.Now()) },
