@@ -265,8 +265,9 @@ type shardWatch[T Object] struct {
 	inner  watch.Interface
 	sel    ShardSelection
 	lastRV string // of the last event read from inner
-	// forwarded holds the newest object of every key this watch added or
-	// modified (and did not delete since): the store may not hold it yet.
+	// forwarded holds the newest object of every key of the selection this
+	// watch added or modified (and did not delete since), hand-overs'
+	// additions included: the store may not hold it yet.
 	forwarded map[ObjectName]T
 	result    chan watch.Event
 	stop      chan struct{}
@@ -410,7 +411,14 @@ func (w *shardWatch[T]) handOver() bool {
 	}
 	w.inner = inner
 	w.sel = next
-	clear(w.forwarded)
+	// What the queue may not have stored yet: the kept share's objects
+	// passed on before, and the gained share's just added.
+	for key := range lost {
+		delete(w.forwarded, key)
+	}
+	for _, obj := range gained {
+		w.forwarded[KeyOf(obj)] = obj
+	}
 	w.lw.listed.Store(next.Generation)
 	w.lw.paging.Store(&next)
 	klog.FromContext(w.ctx).V(2).Info("Sharded informer: handed the share over", "informer", w.lw.name, "resourceVersion", w.lastRV, "lost", len(lost), "gained", len(gained))

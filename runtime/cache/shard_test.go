@@ -364,3 +364,25 @@ func TestShardedListPagesKeepTheFirstPagesSelection(t *testing.T) {
 		t.Errorf("the next LIST carried %q, want the new selector", got[len(got)-1])
 	}
 }
+
+// Two changes of share in a row, the second before the first's objects have
+// all reached the store, leave the store with exactly the last share: what
+// the first hand-over added and the second took away again is deleted.
+func TestShardedInformerHandsOverTwiceInARow(t *testing.T) {
+	for range 20 {
+		scope := newTestScope(uidHalf(0))
+		pods, first := shardPods(40, uidHalf(0))
+		lw := &shardLW{scriptedLW: newScriptedLW("1", pods...)}
+		inf := lw.informer(t, scope)
+		r := runInformer(t, t.Context(), inf)
+		lw.nextWatch(t)
+		eventually(t, "the informer has synced", inf.HasSynced)
+		scope.set(uidHalf(1))
+		lw.nextWatch(t) // the first hand-over is done; its adds may be queued still
+		scope.set(uidHalf(0))
+		lw.nextWatch(t)
+		eventually(t, "the store holds the first half again", func() bool { return slices.Equal(storeNames(inf), first) })
+		r.cancel()
+		receive(t, r.done, "the informer to stop")
+	}
+}
