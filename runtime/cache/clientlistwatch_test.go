@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/rest"
 	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/wire"
 )
 
@@ -50,7 +51,7 @@ func TestClientListWatchAppliesTweakToListsAndWatches(t *testing.T) {
 	s := &podsServer{}
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	cs := must(kubernetes.NewForConfig(&rest.Config{Host: srv.URL, QPS: -1}))
+	cs := cachetest.Must(kubernetes.NewForConfig(&rest.Config{Host: srv.URL, QPS: -1}))
 	tweak := func(o *metav1.ListOptions) { o.LabelSelector = "tweaked=yes" }
 	lw := NewClientListWatch[*corev1.Pod](cs.CoreV1().Pods("ns"), "pods", tweak, cs)
 	got, err := lw.lw.ListWithContextFunc(context.Background(), metav1.ListOptions{})

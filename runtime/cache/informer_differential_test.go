@@ -163,6 +163,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 const (
@@ -570,7 +572,7 @@ func infdAddHandlers(t *testing.T, s *infdSide, inf cache.TypedSharedIndexInform
 func newOurSide(t *testing.T, world *infdWorld, hold, watchList bool) *infdSide {
 	s := newInfdSide("ours", world, hold)
 	lw := NewListWatch[*corev1.Pod](s.ep.List, s.ep.Watch, infdClient(watchList))
-	inf := must(NewSharedIndexInformer(lw, SharedIndexInformerOptions[*corev1.Pod]{
+	inf := cachetest.Must(NewSharedIndexInformer(lw, SharedIndexInformerOptions[*corev1.Pod]{
 		Name: "differential-ours",
 		Indexers: Indexers[*corev1.Pod]{infdIndex: func(p *corev1.Pod) []string {
 			<-s.gate

@@ -7,6 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 func ownedConfigMap(refs ...metav1.OwnerReference) *corev1.ConfigMap {
@@ -52,7 +54,7 @@ func TestControllerOfMatchesTheControllingOwnerByGroupAndKind(t *testing.T) {
 // Generated owner index functions call ControllerOf for every object they
 // index.
 func TestControllerOfAllocatesNothing(t *testing.T) {
-	if raceEnabled {
+	if cachetest.RaceEnabled {
 		t.Skip("allocation counts are meaningless under -race; make test runs this without it")
 	}
 	cm := ownedConfigMap(ownerReference("v1", "Secret", "s", false), ownerReference("shop.example.dev/v1", "Widget", "w", true))

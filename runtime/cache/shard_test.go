@@ -15,6 +15,8 @@ import (
 	apisharding "k8s.io/apimachinery/pkg/sharding"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 // testScope is a ShardScope the test changes.
@@ -161,7 +163,7 @@ func (s *shardLW) informer(t *testing.T, scope ShardScope) *podInformer {
 		s.record(opts)
 		return s.scriptedLW.watch(ctx, opts)
 	}
-	inf := must(NewSharedIndexInformer(NewListWatch[*corev1.Pod](list, watchFn, s.scriptedLW), podInformerOptions{Name: "pods"}))
+	inf := cachetest.Must(NewSharedIndexInformer(NewListWatch[*corev1.Pod](list, watchFn, s.scriptedLW), podInformerOptions{Name: "pods"}))
 	if err := inf.SetShardScope(scope); err != nil {
 		t.Fatal(err)
 	}

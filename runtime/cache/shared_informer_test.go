@@ -24,6 +24,7 @@ import (
 	clocktesting "k8s.io/utils/clock/testing"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testwait"
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 // A #name in comments is the anchor, in docs/clientgo-semantics.md, of the
@@ -435,7 +436,7 @@ func clientInformer(client *fake.Clientset, opts podInformerOptions) (*podInform
 		}
 		return w, err
 	}
-	return must(NewSharedIndexInformer(NewListWatch[*corev1.Pod](pods.List, watchFn, client), opts)), watching
+	return cachetest.Must(NewSharedIndexInformer(NewListWatch[*corev1.Pod](pods.List, watchFn, client), opts)), watching
 }
 
 // scriptedLW is a ListWatch whose lists return what the test set, and whose
@@ -503,7 +504,7 @@ func (s *scriptedLW) listWatch() *ListWatch[*corev1.Pod] {
 
 // informer returns an informer over s.
 func (s *scriptedLW) informer(opts podInformerOptions) *podInformer {
-	return must(NewSharedIndexInformer(s.listWatch(), opts))
+	return cachetest.Must(NewSharedIndexInformer(s.listWatch(), opts))
 }
 
 // nextWatch waits for the reflector's next watch.

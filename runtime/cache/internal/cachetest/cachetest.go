@@ -1,6 +1,6 @@
-// Package cachetest holds the pods and index functions that the tests of
-// runtime/cache and of its store and queue share. It is test support: no
-// non-test code imports it.
+// Package cachetest holds the pods, index functions and helpers (Must,
+// RaceEnabled) that the tests of runtime/cache and of its store and queue
+// share. It is test support: no non-test code imports it.
 package cachetest
 
 import (
@@ -12,6 +12,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/tools/cache"
 )
+
+// Must returns v, panicking when err is not nil: for constructors whose
+// configuration a test knows to be valid.
+func Must[V any](v V, err error) V {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
 
 // Pod returns a pod in namespace ns called name, on node, with the given
 // labels (pairs of key, value) and one container per image.

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 // fifoBatchPop takes up to most keys off f's line when its batch is empty and
@@ -166,7 +168,7 @@ func TestDeltaFIFO_BatchedInitialKeysCountAsProcessed(t *testing.T) {
 // Delete would be dropped, a Replace would leave a key behind.
 func TestDeltaFIFO_BatchedPopKeepsTheStoreRight(t *testing.T) {
 	seeds := 300
-	if raceEnabled {
+	if cachetest.RaceEnabled {
 		seeds = 60
 	}
 	for seed := range uint64(seeds) {

@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clientcache "k8s.io/client-go/tools/cache"
 
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/store"
 )
 
@@ -46,7 +47,7 @@ func fifoKey(name string) ObjectName { return ObjectName{Namespace: "ns", Name: 
 
 // fifoStore returns a Indexer (used as KnownObjects) holding objs.
 func fifoStore(objs ...*corev1.Pod) *store.Indexer[*corev1.Pod] {
-	s := must(store.NewIndexer[*corev1.Pod](nil))
+	s := cachetest.Must(store.NewIndexer[*corev1.Pod](nil))
 	for _, o := range objs {
 		s.Add(o)
 	}

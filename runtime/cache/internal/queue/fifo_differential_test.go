@@ -78,6 +78,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	clientcache "k8s.io/client-go/tools/cache"
 
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/store"
 )
 
@@ -270,7 +271,7 @@ func newFDRun(seed uint64, stats *fdStats) (*fdRun, error) {
 		seed:     seed,
 		rng:      rand.New(rand.NewPCG(seed, 0x6669666f)),
 		stats:    stats,
-		ourStore: must(store.NewIndexer[*corev1.Pod](nil)),
+		ourStore: cachetest.Must(store.NewIndexer[*corev1.Pod](nil)),
 		refStore: clientcache.NewIndexer(clientcache.DeletionHandlingMetaNamespaceKeyFunc, clientcache.Indexers{}),
 		everSeen: map[string]bool{},
 		ctx:      context.Background(),
@@ -762,7 +763,7 @@ func fdEnvInt(t *testing.T, name string, def int) (int, bool) {
 // top of the file).
 func TestDeltaFIFODifferentialAgainstClientGo(t *testing.T) {
 	def := fdDefaultSeeds
-	if raceEnabled {
+	if cachetest.RaceEnabled {
 		def = fdRaceSeeds
 	}
 	seeds, _ := fdEnvInt(t, "FIFO_DIFF_SEEDS", def)

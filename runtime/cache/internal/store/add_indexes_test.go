@@ -7,6 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 // appendForm returns index functions of the plain form as append-form ones
@@ -43,7 +45,7 @@ func toIndexers(funcs Indexers[*corev1.Pod], labelIndexes map[string]string) cac
 func TestAddIndexesAndToIndexersAgree(t *testing.T) {
 	funcs := Indexers[*corev1.Pod]{"node": byNode, "image": byImage}
 	labelIndexes := map[string]string{"by-app": "app", "by-team": "team"}
-	ours := must(NewIndexer[*corev1.Pod](nil))
+	ours := cachetest.Must(NewIndexer[*corev1.Pod](nil))
 	view := ours.AsIndexer()
 	ref := cache.NewIndexer(cache.DeletionHandlingMetaNamespaceKeyFunc, cache.Indexers{})
 	pods := []*corev1.Pod{
@@ -148,7 +150,7 @@ func TestAddIndexesRefusedAddsNothing(t *testing.T) {
 		"a label index without a label key": {Indexers[*corev1.Pod]{"node": byNode}, map[string]string{"by-app": "app", "empty": ""}},
 		"a name used twice":                 {Indexers[*corev1.Pod]{"node": byNode, "dup": byImage}, map[string]string{"dup": "app"}},
 	} {
-		s := must(NewIndexer[*corev1.Pod](nil))
+		s := cachetest.Must(NewIndexer[*corev1.Pod](nil))
 		s.Add(pod("a", "p1", "n1", nil, "app", "web"))
 		if err := addPlainIndexes(s.AsIndexer(), tc.funcs, tc.labelIndexes); err == nil {
 			t.Errorf("AddIndexes with %s succeeded", name)

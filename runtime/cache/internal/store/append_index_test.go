@@ -7,6 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	clientcache "k8s.io/client-go/tools/cache"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 // appendImages is byImage in append form.
@@ -23,8 +25,8 @@ func appendNode(p *corev1.Pod, dst []string) []string { return append(dst, p.Spe
 // through adds, updates that change several values and deletes, although
 // the store reuses one destination slice for every object.
 func TestAppendIndexMatchesIndexFunc(t *testing.T) {
-	plain := must(NewIndexer(Indexers[*corev1.Pod]{"image": byImage, "node": byNode}))
-	appended := must(NewIndexer[*corev1.Pod](nil))
+	plain := cachetest.Must(NewIndexer(Indexers[*corev1.Pod]{"image": byImage, "node": byNode}))
+	appended := cachetest.Must(NewIndexer[*corev1.Pod](nil))
 	if err := appended.AddAppendIndexers(AppendIndexers[*corev1.Pod]{"image": appendImages, "node": appendNode}); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +48,7 @@ func TestAppendIndexMatchesIndexFunc(t *testing.T) {
 			t.Fatalf("index %q: values %q, want %q", index, got, want)
 		}
 		for _, v := range want {
-			if got, want := names(must(appended.ByIndex(index, v))), names(must(plain.ByIndex(index, v))); !slices.Equal(got, want) {
+			if got, want := names(cachetest.Must(appended.ByIndex(index, v))), names(cachetest.Must(plain.ByIndex(index, v))); !slices.Equal(got, want) {
 				t.Errorf("ByIndex(%q, %q) = %q, want %q", index, v, got, want)
 			}
 		}
@@ -60,7 +62,7 @@ func TestAppendIndexMatchesIndexFunc(t *testing.T) {
 // nil function, and are added as client-go index functions to an indexer
 // of client-go's.
 func TestAddAppendIndexes(t *testing.T) {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	if err := s.AddAppendIndexers(AppendIndexers[*corev1.Pod]{"node": appendNode}); err == nil {
 		t.Error("AddAppendIndexers with the name of an existing index: no error")
 	}
@@ -94,7 +96,7 @@ func TestAddAppendIndexes(t *testing.T) {
 // A panicking append-form function is reported and leaves the object
 // without a value in that index, keeping the object and the other indexes.
 func TestAppendIndexPanicGivesNoValue(t *testing.T) {
-	s := must(NewIndexer(Indexers[*corev1.Pod]{"node": byNode}))
+	s := cachetest.Must(NewIndexer(Indexers[*corev1.Pod]{"node": byNode}))
 	err := s.AddAppendIndexers(AppendIndexers[*corev1.Pod]{"bad": func(p *corev1.Pod, dst []string) []string {
 		dst = append(dst, "partial")
 		if p.Name == "boom" {
@@ -107,10 +109,10 @@ func TestAppendIndexPanicGivesNoValue(t *testing.T) {
 	}
 	s.Add(pod("a", "ok", "n1", nil))
 	s.Add(pod("a", "boom", "n1", nil))
-	if got := must(s.ByIndex("bad", "partial")); len(got) != 1 || got[0].Name != "ok" {
+	if got := cachetest.Must(s.ByIndex("bad", "partial")); len(got) != 1 || got[0].Name != "ok" {
 		t.Errorf("ByIndex(bad, partial) = %q, want only a/ok", names(got))
 	}
-	if got := must(s.ByIndex("node", "n1")); len(got) != 2 {
+	if got := cachetest.Must(s.ByIndex("node", "n1")); len(got) != 2 {
 		t.Errorf("ByIndex(node, n1) = %d objects, want 2", len(got))
 	}
 	if err := checkStoreInvariants(s); err != nil {
@@ -122,10 +124,10 @@ func TestAppendIndexPanicGivesNoValue(t *testing.T) {
 // is a label index or an append-form function. `make unit` runs the test
 // without -race, under which allocation counts are meaningless.
 func TestAppendIndexUpdateAllocatesNothing(t *testing.T) {
-	if raceEnabled {
+	if cachetest.RaceEnabled {
 		t.Skip("allocation counts are meaningless under -race; make unit runs this without it")
 	}
-	s := must(NewIndexer[*corev1.Pod](nil))
+	s := cachetest.Must(NewIndexer[*corev1.Pod](nil))
 	if err := AddAppendIndexes(s.AsIndexer(), AppendIndexers[*corev1.Pod]{"image": appendImages, "node": appendNode}, map[string]string{"app": "app"}); err != nil {
 		t.Fatal(err)
 	}

@@ -212,7 +212,7 @@ func newDiffRun(t *testing.T, seed uint64, requirements []labels.Requirement) *d
 		seen:         map[*corev1.Pod]struct{}{},
 		reproduce:    fmt.Sprintf("DIFF_SEEDS=%d go test -race -run 'TestDifferentialStoreMatchesClientGoIndexer/^seed=%d$' ./runtime/cache/internal/store/", seed+1, seed),
 	}
-	d.ours = must(NewIndexer(Indexers[*corev1.Pod]{
+	d.ours = cachetest.Must(NewIndexer(Indexers[*corev1.Pod]{
 		cache.NamespaceIndex: podNamespace,
 		"node":               podNode,
 		"images":             podImages,

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 // An index function runs once per object stored: an update runs it on the
@@ -14,7 +16,7 @@ import (
 // leaves it under exactly the new ones.
 func TestIndexFunctionsRunOnStoredObjectsOnly(t *testing.T) {
 	var seen []string
-	s := must(NewIndexer(Indexers[*corev1.Pod]{"image": func(p *corev1.Pod) []string {
+	s := cachetest.Must(NewIndexer(Indexers[*corev1.Pod]{"image": func(p *corev1.Pod) []string {
 		seen = append(seen, p.ResourceVersion)
 		return byImage(p)
 	}}))
@@ -27,7 +29,7 @@ func TestIndexFunctionsRunOnStoredObjectsOnly(t *testing.T) {
 	s.Add(v1)
 	s.Update(v2)
 	for value, want := range map[string]int{"x": 0, "y": 1, "z": 1} {
-		if got := must(s.ByIndex("image", value)); len(got) != want {
+		if got := cachetest.Must(s.ByIndex("image", value)); len(got) != want {
 			t.Errorf("after the update, %d objects under image %q, want %d", len(got), value, want)
 		}
 	}

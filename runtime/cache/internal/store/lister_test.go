@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 var podsResource = schema.GroupResource{Resource: "pods"}
@@ -44,7 +46,7 @@ var testListerKinds = []struct {
 
 func newTestListerStore(t *testing.T, pods []*corev1.Pod) *Indexer[*corev1.Pod] {
 	t.Helper()
-	s := must(NewIndexer[*corev1.Pod](nil))
+	s := cachetest.Must(NewIndexer[*corev1.Pod](nil))
 	if err := addPlainIndexes(s.AsIndexer(), testIndexers(), map[string]string{"app": "app"}); err != nil {
 		t.Fatal(err)
 	}

@@ -18,12 +18,3 @@ import (
 func TestMain(m *testing.M) {
 	goleak.VerifyTestMain(m)
 }
-
-// must returns v, panicking when err is not nil: for constructors whose
-// configuration a test knows to be valid.
-func must[V any](v V, err error) V {
-	if err != nil {
-		panic(err)
-	}
-	return v
-}

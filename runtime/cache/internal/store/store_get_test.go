@@ -10,13 +10,15 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 // Random adds, updates and deletes over a small key space, growing and
 // shrinking namespaces many times: every lookup answers as a map of the same
 // keys does, and the store's structures stay consistent.
 func TestKeyChurn(t *testing.T) {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	model := map[ObjectName]*corev1.Pod{}
 	rng := rand.New(rand.NewPCG(7, 11))
 	check := func(step int) {
@@ -69,7 +71,7 @@ func TestKeyChurn(t *testing.T) {
 // cluster-scoped object whose name holds a slash is not found by the string
 // key of a namespaced one, and the other way round.
 func TestKeysWithSlashesStayDistinct(t *testing.T) {
-	s := must(NewIndexer[*corev1.Pod](nil))
+	s := cachetest.Must(NewIndexer[*corev1.Pod](nil))
 	cluster, namespaced := pod("", "a/b", "", nil), pod("a", "b", "", nil)
 	s.Add(cluster)
 	s.Add(namespaced)
@@ -96,10 +98,10 @@ func TestKeysWithSlashesStayDistinct(t *testing.T) {
 // allocates only the NotFound error of a missing object). `make unit` runs
 // the test without -race, under which allocation counts are meaningless.
 func TestGetAllocatesNothing(t *testing.T) {
-	if raceEnabled {
+	if cachetest.RaceEnabled {
 		t.Skip("allocation counts are meaningless under -race; make unit runs this without it")
 	}
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	for i := range 1000 {
 		s.Add(pod(fmt.Sprint("ns", i%10), fmt.Sprint("p", i), "n", nil))
 	}

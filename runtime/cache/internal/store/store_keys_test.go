@@ -9,6 +9,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 // The key map's keys hold, for the name, the stored object's own string.
@@ -17,7 +19,7 @@ import (
 // the namespace, whatever strings the objects carry. Lookups by ObjectName
 // and by client-go key find the object whatever strings the caller holds.
 func TestStoreKeysAreTheStoredObjectsStrings(t *testing.T) {
-	s := must(NewIndexer[*corev1.Pod](nil))
+	s := cachetest.Must(NewIndexer[*corev1.Pod](nil))
 	pod := func(namespace, name, rv string) *corev1.Pod {
 		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{
 			Namespace: strings.Clone(namespace), Name: strings.Clone(name), ResourceVersion: rv,
@@ -94,7 +96,7 @@ func TestStoreKeysAreTheStoredObjectsStrings(t *testing.T) {
 // store's invariants after each step.
 func TestStoreKeysSharedNames(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	s := must(NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{
+	s := cachetest.Must(NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{
 		"node": func(p *corev1.Pod) []string { return []string{p.Spec.NodeName} },
 	}))
 	want := map[ObjectName]*corev1.Pod{}

@@ -18,6 +18,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 // checkStoreInvariants returns what is wrong with the internal structures of
@@ -255,7 +257,7 @@ func checkStoreInvariants[T Object](s *Indexer[T]) error {
 // the next new namespace; lookups in every namespace stay right across the
 // reuse, in sorted and grouped buckets; an emptied store keeps nothing.
 func TestEmptiedNamespaceIsReleased(t *testing.T) {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	if err := s.AddLabelIndex("app", "app"); err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +280,7 @@ func TestEmptiedNamespaceIsReleased(t *testing.T) {
 	}
 	empty := func(ns string) {
 		for _, key := range want[ns] {
-			s.Delete(must(cache.ParseObjectName(key)))
+			s.Delete(cachetest.Must(cache.ParseObjectName(key)))
 		}
 		delete(want, ns)
 	}
@@ -374,10 +376,10 @@ func TestEmptiedNamespaceIsReleased(t *testing.T) {
 // allocates the object's store key. `make unit` runs the test a second time
 // without -race, under which allocation counts are meaningless.
 func TestRefilledNamespaceAllocatesNothing(t *testing.T) {
-	if raceEnabled {
+	if cachetest.RaceEnabled {
 		t.Skip("allocation counts are meaningless under -race; make unit runs this without it")
 	}
-	s := must(NewIndexer[*corev1.Pod](nil))
+	s := cachetest.Must(NewIndexer[*corev1.Pod](nil))
 	stays, other, lone := pod("x", "p", "", nil), pod("x", "q", "", nil), pod("y", "p", "", nil)
 	s.Add(stays)
 	s.Add(other)
@@ -402,7 +404,7 @@ func TestRefilledNamespaceAllocatesNothing(t *testing.T) {
 // it ever held namespaces at once, and no memory per namespace it saw.
 func TestNamespaceChurnKeepsNoPerNamespaceState(t *testing.T) {
 	const rounds, nsPerRound, podsPerNS = 20, 50, 5
-	s := must(NewIndexer(Indexers[*corev1.Pod]{cache.NamespaceIndex: func(p *corev1.Pod) []string { return []string{p.Namespace} }, "node": byNode}))
+	s := cachetest.Must(NewIndexer(Indexers[*corev1.Pod]{cache.NamespaceIndex: func(p *corev1.Pod) []string { return []string{p.Namespace} }, "node": byNode}))
 	s.Add(pod("kube-system", "dns", "n0", nil))
 	for r := range rounds {
 		for n := range nsPerRound {
@@ -456,7 +458,7 @@ func heapInUse() int64 {
 // still keep about 500 bytes for each), to keep it short.
 func TestEmptiedNamespacesReleaseMemory(t *testing.T) {
 	rounds, nsPerRound, podsPerNS := 40, 200, 50
-	if raceEnabled {
+	if cachetest.RaceEnabled {
 		rounds, podsPerNS = 20, 10
 	}
 	churn := func(put func(*corev1.Pod), del func(*corev1.Pod)) {
@@ -478,7 +480,7 @@ func TestEmptiedNamespacesReleaseMemory(t *testing.T) {
 	}
 
 	base := heapInUse()
-	ours := must(NewIndexer(Indexers[*corev1.Pod]{cache.NamespaceIndex: func(p *corev1.Pod) []string { return []string{p.Namespace} }}))
+	ours := cachetest.Must(NewIndexer(Indexers[*corev1.Pod]{cache.NamespaceIndex: func(p *corev1.Pod) []string { return []string{p.Namespace} }}))
 	churn(func(p *corev1.Pod) { ours.Add(p) }, func(p *corev1.Pod) { ours.Delete(KeyOf(p)) })
 	oursHeap := heapInUse() - base
 	oursNS := len(ours.namespaces)

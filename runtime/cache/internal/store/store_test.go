@@ -30,7 +30,7 @@ func testIndexers() Indexers[*corev1.Pod] {
 // adds the new ones; emptied values disappear
 // (docs/clientgo-semantics.md#index-update).
 func TestUpdateDropsStaleIndexValues(t *testing.T) {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", []string{"img1", "img2"}))
 	s.Update(pod("a", "p1", "n2", []string{"img2", "img3"}))
 
@@ -59,7 +59,7 @@ func TestUpdateDropsStaleIndexValues(t *testing.T) {
 // A value whose last object leaves is removed from the index, while values that
 // still have objects stay (docs/clientgo-semantics.md#index-update).
 func TestDeleteRemovesEmptyIndexValues(t *testing.T) {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", nil))
 	s.Add(pod("a", "p2", "n1", nil))
 	s.Add(pod("a", "p3", "n2", nil))
@@ -77,7 +77,7 @@ func TestDeleteRemovesEmptyIndexValues(t *testing.T) {
 // removing it removes it for good (Index de-duplicates:
 // docs/clientgo-semantics.md#index-lookups).
 func TestObjectIndexedTwiceUnderOneValueIsListedOnce(t *testing.T) {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	p := pod("a", "p1", "n1", []string{"img", "img"})
 	s.Add(p)
 	if got := mustByIndex(t, s, "image", "", "img"); !slices.Equal(got, []string{"a/p1"}) {
@@ -100,7 +100,7 @@ func TestObjectIndexedTwiceUnderOneValueIsListedOnce(t *testing.T) {
 // Indexes added after objects exist index them at once; a name in use is an
 // error and adds nothing (docs/clientgo-semantics.md#add-indexers-late).
 func TestAddIndexersIndexesExistingObjects(t *testing.T) {
-	s := must(NewIndexer(Indexers[*corev1.Pod]{"node": byNode}))
+	s := cachetest.Must(NewIndexer(Indexers[*corev1.Pod]{"node": byNode}))
 	s.Add(pod("a", "p1", "n1", []string{"img1"}, "app", "web"))
 	s.Add(pod("b", "p2", "n1", []string{"img2"}))
 	if err := s.AddIndexers(Indexers[*corev1.Pod]{"image": byImage}); err != nil {
@@ -133,7 +133,7 @@ func TestAddIndexersIndexesExistingObjects(t *testing.T) {
 // An unknown index name is an error for lookups, and has no values
 // (docs/clientgo-semantics.md#index-lookups).
 func TestUnknownIndexIsAnError(t *testing.T) {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", nil))
 	if _, err := s.ByIndex("nope", "x"); err == nil {
 		t.Error("ByIndex: no error")
@@ -157,7 +157,7 @@ func TestUnknownIndexIsAnError(t *testing.T) {
 
 // IndexKeys is sorted (docs/clientgo-semantics.md#index-lookups).
 func TestIndexKeysAreSorted(t *testing.T) {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	for _, k := range []string{"c/z", "a/y", "b/x", "a/b"} {
 		ns, name, _ := splitKey(k)
 		s.Add(pod(ns, name, "n", nil))
@@ -188,7 +188,7 @@ func splitKey(k string) (ns, name string, ok bool) {
 // content and rebuilds every index (the later of two objects with one key wins;
 // docs/clientgo-semantics.md#store-writes).
 func TestStoreWrites(t *testing.T) {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	s.Add(pod("a", "p1", "n1", nil))
 	s.Add(pod("a", "p1", "n2", nil))
 	s.Delete(ObjectName{Namespace: "a", Name: "missing"})
@@ -229,7 +229,7 @@ func TestStoreWrites(t *testing.T) {
 // client-go string keys ("namespace/name", "name") work with GetByKey; a
 // malformed key is an error (docs/clientgo-semantics.md#keys).
 func TestGetByKeyAcceptsClientGoKeys(t *testing.T) {
-	s := must(NewIndexer[*corev1.Pod](nil))
+	s := cachetest.Must(NewIndexer[*corev1.Pod](nil))
 	namespaced, cluster := pod("a", "p1", "", nil), pod("", "p2", "", nil)
 	s.Add(namespaced)
 	s.Add(cluster)
@@ -250,7 +250,7 @@ func TestGetByKeyAcceptsClientGoKeys(t *testing.T) {
 // members, and those sets from a slice to a map past smallSetMax: lookups
 // must answer the same in every representation, while growing and shrinking.
 func TestIndexLookupsAcrossBucketRepresentations(t *testing.T) {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	want := map[string]map[string]bool{} // namespace -> names on node "hot"
 	check := func(stage string) {
 		t.Helper()
@@ -312,7 +312,7 @@ func TestIndexLookupsAcrossBucketRepresentations(t *testing.T) {
 }
 
 func newNodeSpreadStore() *Indexer[*corev1.Pod] {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	for i := range 200 {
 		s.Add(pod(fmt.Sprint("ns", i%4), fmt.Sprint("p", i), fmt.Sprint("n", i%2), nil))
 	}
@@ -323,7 +323,7 @@ func newNodeSpreadStore() *Indexer[*corev1.Pod] {
 // sync.Pool drop values on purpose, so `make test` runs this test a second
 // time without -race.
 func TestIndexedObjectsAllocatesNothing(t *testing.T) {
-	if raceEnabled {
+	if cachetest.RaceEnabled {
 		t.Skip("allocation counts are meaningless under -race; make test runs this without it")
 	}
 	s := newNodeSpreadStore()
@@ -367,14 +367,14 @@ func TestIndexedObjectsReleasesTheLock(t *testing.T) {
 // Select narrows with a label index when the selector requires an exact value
 // and otherwise scans; both give the same answer as matching every object.
 func TestSelectMatchesFullScan(t *testing.T) {
-	indexed := must(NewIndexer(Indexers[*corev1.Pod]{}))
+	indexed := cachetest.Must(NewIndexer(Indexers[*corev1.Pod]{}))
 	if err := indexed.AddLabelIndex("byApp", "app"); err != nil {
 		t.Fatal(err)
 	}
 	if err := indexed.AddLabelIndex("byTeam", "team"); err != nil {
 		t.Fatal(err)
 	}
-	plain := must(NewIndexer(Indexers[*corev1.Pod]{}))
+	plain := cachetest.Must(NewIndexer(Indexers[*corev1.Pod]{}))
 	apps, teams := []string{"web", "db", ""}, []string{"red", "blue"}
 	for i := range 300 {
 		pairs := []string{"team", teams[i%2]}
@@ -416,7 +416,7 @@ func TestSelectMatchesFullScan(t *testing.T) {
 // Readers and writers run concurrently without races (run with -race), and
 // the store ends consistent with the last writes.
 func TestConcurrentReadersAndWriters(t *testing.T) {
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	if err := s.AddLabelIndex("app", "app"); err != nil {
 		t.Fatal(err)
 	}
@@ -462,7 +462,7 @@ func TestConcurrentReadersAndWriters(t *testing.T) {
 // for n, not grown to it. A store that holds objects is left as it is.
 func TestReserveMakesRoomInAnEmptyStoreOnly(t *testing.T) {
 	const listed = 3000
-	s := must(NewIndexer(testIndexers()))
+	s := cachetest.Must(NewIndexer(testIndexers()))
 	Reserve(s, listed)
 	for i := range listed {
 		s.Add(pod("ns", fmt.Sprintf("p%04d", i), "n", nil))

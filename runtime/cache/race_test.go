@@ -1,7 +1,0 @@
-//go:build race
-
-package cache
-
-// raceEnabled tells tests that the race detector is on; it makes sync.Pool
-// drop pooled values at random, so allocation counts are not meaningful.
-const raceEnabled = true
