@@ -217,9 +217,6 @@ func Ranges(owned []int, slots int) []Range {
 		} else {
 			r.End = uint64(sorted[j]+1) << shift
 		}
-		if slots == 1 {
-			r = Range{EndOfSpace: true}
-		}
 		out = append(out, r)
 		i = j + 1
 	}
