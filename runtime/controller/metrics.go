@@ -1,10 +1,10 @@
 package controller
 
 import (
-	"errors"
-
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/util/workqueue"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/promreg"
 )
 
 // The results a reconcile is counted under in controller_reconcile_total.
@@ -86,27 +86,12 @@ func newMetrics(reg prometheus.Registerer, name string) (*metrics, workqueue.Met
 func (c collectors) register(reg prometheus.Registerer) (collectors, error) {
 	var err error
 	for _, vec := range []**prometheus.CounterVec{&c.total, &c.errors, &c.panics, &c.dropped, &c.skipped} {
-		if *vec, err = registerOrReuse(reg, *vec); err != nil {
+		if *vec, err = promreg.RegisterOrReuse(reg, *vec); err != nil {
 			return c, err
 		}
 	}
-	c.duration, err = registerOrReuse(reg, c.duration)
+	c.duration, err = promreg.RegisterOrReuse(reg, c.duration)
 	return c, err
-}
-
-// registerOrReuse registers collector on reg, or returns the equal collector
-// already registered there.
-func registerOrReuse[C prometheus.Collector](reg prometheus.Registerer, collector C) (C, error) {
-	err := reg.Register(collector)
-	if err == nil {
-		return collector, nil
-	}
-	if are, ok := errors.AsType[prometheus.AlreadyRegisteredError](err); ok {
-		if existing, ok := are.ExistingCollector.(C); ok {
-			return existing, nil
-		}
-	}
-	return collector, err
 }
 
 // queueMetricsProvider is a workqueue.MetricsProvider over collectors
@@ -142,17 +127,17 @@ func newQueueMetricsProvider(reg prometheus.Registerer) (*queueMetricsProvider, 
 	}
 	var err error
 	for _, vec := range []**prometheus.GaugeVec{&p.depth, &p.unfinished, &p.longest} {
-		if *vec, err = registerOrReuse(reg, *vec); err != nil {
+		if *vec, err = promreg.RegisterOrReuse(reg, *vec); err != nil {
 			return nil, err
 		}
 	}
 	for _, vec := range []**prometheus.CounterVec{&p.adds, &p.retries} {
-		if *vec, err = registerOrReuse(reg, *vec); err != nil {
+		if *vec, err = promreg.RegisterOrReuse(reg, *vec); err != nil {
 			return nil, err
 		}
 	}
 	for _, vec := range []**prometheus.HistogramVec{&p.latency, &p.workDuration} {
-		if *vec, err = registerOrReuse(reg, *vec); err != nil {
+		if *vec, err = promreg.RegisterOrReuse(reg, *vec); err != nil {
 			return nil, err
 		}
 	}

@@ -1,9 +1,9 @@
 package shard
 
 import (
-	"errors"
-
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/internal/promreg"
 )
 
 // ringMetrics are a ring member's metrics; without a registerer they are
@@ -25,20 +25,15 @@ func newRingMetrics(reg prometheus.Registerer, ring string) (ringMetrics, error)
 		Help: "Slots this member started (direction gained) or stopped (direction lost) working on.",
 	}, []string{"ring", "direction"})
 	if reg != nil {
-		collectors := []prometheus.Collector{members, assigned, active, handovers}
-		for i, c := range collectors {
-			if err := reg.Register(c); err != nil {
-				var already prometheus.AlreadyRegisteredError
-				if !errors.As(err, &already) {
-					return ringMetrics{}, err
-				}
-				collectors[i] = already.ExistingCollector
+		var err error
+		for _, vec := range []**prometheus.GaugeVec{&members, &assigned, &active} {
+			if *vec, err = promreg.RegisterOrReuse(reg, *vec); err != nil {
+				return ringMetrics{}, err
 			}
 		}
-		members = collectors[0].(*prometheus.GaugeVec)
-		assigned = collectors[1].(*prometheus.GaugeVec)
-		active = collectors[2].(*prometheus.GaugeVec)
-		handovers = collectors[3].(*prometheus.CounterVec)
+		if handovers, err = promreg.RegisterOrReuse(reg, handovers); err != nil {
+			return ringMetrics{}, err
+		}
 	}
 	return ringMetrics{
 		members:  members.WithLabelValues(ring),
