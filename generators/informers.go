@@ -186,8 +186,16 @@ func factoryArgs(l layout, groups []*Group) func(*generator.Context) generator.A
 				New:       raw.Name(types.Ref(pkg, "New")),
 			})
 		}
+		interning := false
+		for _, g := range groups {
+			for _, v := range g.Versions {
+				interning = interning || len(kindsWhere(v, func(k *Kind) bool { return k.Informer && k.Intern })) > 0
+			}
+		}
 		return l.with(c, generator.Args{
 			"groups":                 gs,
+			"interning":              interning,
+			"withIntern":             types.Ref(RuntimeInformersPkg, "WithIntern"),
 			"context":                types.Ref("context", "Context"),
 			"reflectType":            types.Ref("reflect", "Type"),
 			"syncResult":             types.Ref(ClientGoCachePkg, "SyncResult"),

@@ -17,11 +17,13 @@ import (
 // every kind with a lister has one there, the built-in kinds that a
 // package-level marker names included, and the lister package is the one
 // package per group version that every user of the cache imports already.
-// Each kind gets <kind>_intern.go, with Intern<Kind> and the walkers,
-// encoders and pools only it uses; intern_generated.go holds those that
-// several kinds of the package use, and InternTransform. The informer
-// factory's package gets an intern_generated.go too, with an
-// InternTransform for the kinds of all its informers.
+// Each kind gets <kind>_intern.go, with Intern<Kind>, Intern<Kind>Update
+// and the walkers, encoders, equality functions and pools only they use;
+// intern_generated.go holds those that several kinds of the package use,
+// and InternTransform. The informer factory's package gets an
+// intern_generated.go too, with Intern for the kinds of all its informers,
+// which the factory sets on them (unless WithoutInterning). --intern-kinds
+// limits all of it to some kinds.
 //
 // Every lister package stands alone: a type reached from the kinds of two
 // lister packages (a PodSpec, from core/v1 Pods and apps/v1 Deployments) has
@@ -47,7 +49,7 @@ func withInterning(m *Model, l layout, targets []generator.Target) error {
 	var errs []error
 	for _, g := range m.Groups {
 		for _, v := range g.Versions {
-			kinds := kindsWhere(v, func(k *Kind) bool { return k.Lister })
+			kinds := kindsWhere(v, func(k *Kind) bool { return k.Lister && k.Intern })
 			if len(kinds) == 0 {
 				continue
 			}
@@ -66,14 +68,14 @@ func withInterning(m *Model, l layout, targets []generator.Target) error {
 	var kinds []*Kind
 	for _, g := range m.Groups {
 		for _, v := range g.Versions {
-			kinds = append(kinds, kindsWhere(v, func(k *Kind) bool { return k.Informer })...)
+			kinds = append(kinds, kindsWhere(v, func(k *Kind) bool { return k.Informer && k.Intern })...)
 		}
 	}
 	if len(kinds) == 0 {
 		return nil
 	}
 	gen := newFileGenerator(l.informers, internSharedFile, templates.Intern, func(c *generator.Context) generator.Args {
-		return generator.Args{"funcs": []string{factoryInternTransformFunc(c.Namers["raw"], l, kinds)}}
+		return generator.Args{"funcs": []string{factoryInternFunc(c.Namers["raw"], l, kinds)}}
 	})
 	addGenerators(targets, l.informers, gen)
 	return nil
@@ -93,34 +95,36 @@ func addGenerators(targets []generator.Target, pkg string, gens ...generator.Gen
 	}
 }
 
-// factoryInternTransformFunc is the InternTransform of the informer
-// factory's package: the Intern<Kind> of the lister package of each kind
-// with an informer.
-func factoryInternTransformFunc(raw namer.Namer, l layout, kinds []*Kind) string {
+// factoryInternFunc is the Intern of the informer factory's package: the
+// Intern<Kind>Update of the lister package of each kind with an informer,
+// which the factory sets on its informers.
+func factoryInternFunc(raw namer.Namer, l layout, kinds []*Kind) string {
 	var b strings.Builder
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
 		names[i] = k.Type.Name.Name
 	}
-	writeComment(&b, "", fmt.Sprintf("InternTransform interns and shares, in place, the parts of an object of "+
-		"the kinds of this factory's informers (%s) that repeat across objects, with the Intern<Kind> "+
-		"function of the kind's lister package, and returns it; it returns an object of any other type "+
-		"unchanged. Give it to the factory:", joinWords(names)))
-	b.WriteString("//\n//\tNewSharedInformerFactoryWithOptions(client, resync, WithTransform(InternTransform))\n//\n")
-	writeComment(&b, "", "The objects of the caches then share their repeated strings and parts, "+
-		"and must not be modified: copy one (DeepCopy) before changing it, as informer caches require anyway. "+
-		"It is the factory's only transform: to run another one too, call InternTransform from it.")
-	b.WriteString("func InternTransform(obj any) (any, error) {\n\tswitch o := obj.(type) {\n")
+	writeComment(&b, "", fmt.Sprintf("Intern interns and shares, in place, the parts of an object of "+
+		"the kinds of this factory's informers (%s) that repeat across objects, with the Intern<Kind>Update "+
+		"function of the kind's lister package: old, the version of the object the informer holds "+
+		"(nil when it holds none), gives obj its equal parts without their being looked up. "+
+		"It leaves objects of other types alone. The factory's informers call it on every object "+
+		"they list or receive from a watch, after the factory's transform (a runtime/cache InternFunc), "+
+		"unless the factory has the option WithoutInterning. The objects of their caches then share "+
+		"their repeated strings and parts, and must not be modified: copy one (DeepCopy) before "+
+		"changing it, as informer caches require anyway.", joinWords(names)))
+	b.WriteString("func Intern(obj, old any) {\n\tswitch o := obj.(type) {\n")
 	// The lister packages are named first, as in the informers' files, so
 	// that they get the short import names and the API packages the longer.
 	interns := make([]string, len(kinds))
 	for i, k := range kinds {
-		interns[i] = raw.Name(types.Ref(versionPkg(l.listers, k.Version), "Intern"+k.Type.Name.Name))
+		interns[i] = raw.Name(types.Ref(versionPkg(l.listers, k.Version), "Intern"+k.Type.Name.Name+"Update"))
 	}
 	for i, k := range kinds {
-		fmt.Fprintf(&b, "\tcase *%s:\n\t\t%s(o)\n", raw.Name(k.Type), interns[i])
+		typ := raw.Name(k.Type)
+		fmt.Fprintf(&b, "\tcase *%s:\n\t\tprev, _ := old.(*%s)\n\t\t%s(o, prev)\n", typ, typ, interns[i])
 	}
-	b.WriteString("\t}\n\treturn obj, nil\n}")
+	b.WriteString("\t}\n}")
 	return b.String()
 }
 
@@ -128,10 +132,10 @@ func factoryInternTransformFunc(raw namer.Namer, l layout, kinds []*Kind) string
 // returns the generators of its files.
 func internGenerators(pkg string, kinds []*Kind) ([]generator.Generator, error) {
 	g := newInternGen(pkg, kinds)
-	roots := map[*Kind]string{}
+	roots := map[*Kind][]string{} // Intern<Kind> and Intern<Kind>Update
 	for _, k := range kinds {
 		plan := &emitter{g: g, raw: newPlanNamer(pkg)}
-		roots[k] = plan.walker(k.Type)
+		roots[k] = []string{plan.walker(k.Type), plan.updater(k.Type)}
 	}
 	if err := errors.Join(g.errs...); err != nil {
 		return nil, err
@@ -151,7 +155,9 @@ func internGenerators(pkg string, kinds []*Kind) ([]generator.Generator, error) 
 				visit(dep)
 			}
 		}
-		visit(roots[k])
+		for _, root := range roots[k] {
+			visit(root)
+		}
 	}
 	fileOf := func(name string) string {
 		if u := users[name]; len(u) == 1 {
@@ -163,7 +169,7 @@ func internGenerators(pkg string, kinds []*Kind) ([]generator.Generator, error) 
 	for _, k := range kinds {
 		file := internFileName(k)
 		gens = append(gens, newFileGenerator(pkg, file, templates.Intern, internFileArgs(g, file, func(name string) bool { return fileOf(name) == file },
-			"The pools of the values "+roots[k]+" alone shares, one per type.", nil)))
+			"The pools of the values "+roots[k][0]+" alone shares, one per type.", nil)))
 	}
 	gens = append(gens, newFileGenerator(pkg, internSharedFile, templates.Intern, internFileArgs(g, internSharedFile,
 		func(name string) bool { return fileOf(name) == internSharedFile },
@@ -189,7 +195,8 @@ func internFileArgs(g *internGen, file string, keep func(string) bool, poolsDoc 
 				pools = append(pools, d.code(e))
 			} else {
 				// Walkers first, in the order the fields of the kinds reach
-				// them, then key encoders, then helpers.
+				// them, then update walkers, key encoders, equality
+				// functions and helpers.
 				funcs[d.kind] = append(funcs[d.kind], d.code(e))
 			}
 		}

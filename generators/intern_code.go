@@ -12,8 +12,11 @@ import (
 
 // internGen plans the interning code of one lister package: one walker per
 // struct type (intern<Type>, or Intern<Kind> for a kind of the package),
-// which interns, shares, walks or skips each field; one key encoder per
-// shared struct type (key<Type>); one pool per shared type. Each is a
+// which interns, shares, walks or skips each field; one update walker per
+// struct type (intern<Type>Update, Intern<Kind>Update), which does the same
+// with an earlier version of the value at hand, giving back its parts where
+// they are equal; one key encoder (key<Type>) and one equality function
+// (equal<Type>) per shared struct type; one pool per shared type. Each is a
 // declaration whose code is written with the namer of the file it goes to.
 type internGen struct {
 	pkg   string
@@ -47,7 +50,9 @@ type declKind int
 
 const (
 	walkerDecl declKind = iota
+	updaterDecl
 	keyerDecl
+	equalerDecl
 	helperDecl
 	poolDecl
 )
@@ -148,6 +153,24 @@ func (e *emitter) walker(t *types.Type) string {
 		name = "Intern" + t.Name.Name
 	}
 	e.g.define(name, walkerDecl, func(e *emitter) string { return e.walkerFunc(t, name) })
+	return e.use(name)
+}
+
+// updater returns the name of the update walker of struct t, defining it.
+func (e *emitter) updater(t *types.Type) string {
+	name := "intern" + e.g.ident(t) + "Update"
+	if k := e.g.roots[t]; k != nil {
+		name = "Intern" + t.Name.Name + "Update"
+	}
+	e.g.define(name, updaterDecl, func(e *emitter) string { return e.updaterFunc(t, name) })
+	return e.use(name)
+}
+
+// equaler returns the name of the equality function of shareable struct t,
+// defining it.
+func (e *emitter) equaler(t *types.Type) string {
+	name := "equal" + e.g.ident(t)
+	e.g.define(name, equalerDecl, func(e *emitter) string { return e.equalerFunc(t, name) })
 	return e.use(name)
 }
 
@@ -420,4 +443,181 @@ func (e *emitter) encodeLines(t *types.Type, x string) []string {
 	// Not reached for the types encodable accepts.
 	e.g.errs = append(e.g.errs, fmt.Errorf("interning: no encoding for %s", t.Name))
 	return nil
+}
+
+// updaterFunc is the update walker of struct t: the walker's work, with the
+// value's earlier version old at hand; a nil old calls the walker.
+func (e *emitter) updaterFunc(t *types.Type, name string) string {
+	g := e.g
+	v := varName(t)
+	walker := e.walker(t)
+	var b strings.Builder
+	if k := g.roots[t]; k != nil {
+		v = "obj"
+		writeComment(&b, "", fmt.Sprintf("%s is %s for a new version of an object whose earlier version, old, "+
+			"went through %s or %s already (the object an informer's store holds under obj's key): "+
+			"the parts of obj equal to old's are given old's values without being looked up, "+
+			"and the others are interned and shared as %s does. old is only read, and may be read "+
+			"by other goroutines at the same time; when it is nil, %s is %s. "+
+			"A generated factory's informers call it through the factory's Intern.",
+			name, walker, walker, name, walker, name, walker))
+		fmt.Fprintf(&b, "func %s(%s, old *%s) {\n\tif %s == nil {\n\t\treturn\n\t}\n", name, v, e.typ(t), v)
+	} else {
+		writeComment(&b, "", fmt.Sprintf("%s is %s for a new version of %s whose earlier version, old, "+
+			"may give it equal parts.", name, walker, article(t.Name.Name)))
+		fmt.Fprintf(&b, "func %s(%s, old *%s) {\n", name, v, e.typ(t))
+	}
+	fmt.Fprintf(&b, "\tif old == nil {\n\t\t%s(%s)\n\t\treturn\n\t}\n", walker, v)
+	for _, m := range t.Members {
+		if p := g.policy(t, m); p == unique || p == optedOut {
+			continue
+		}
+		for _, l := range e.updateLines(m.Type, v+"."+m.Name, "old."+m.Name) {
+			b.WriteString("\t" + strings.ReplaceAll(l, "\n", "\n\t") + "\n")
+		}
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// updateLines are the statements of an update walker for the field x of
+// type t, whose earlier version is o: fieldLines with o at hand.
+func (e *emitter) updateLines(t *types.Type, x, o string) []string {
+	g := e.g
+	switch {
+	case isStringKind(t):
+		return []string{fmt.Sprintf("%s = %s(%s, %s)", x, e.in("StringFrom"), x, o)}
+	case t.Kind == types.Struct:
+		if isWalkable(t) && g.needsWork(t) {
+			return []string{fmt.Sprintf("%s(&%s, &%s)", e.updater(t), x, o)}
+		}
+		return nil
+	case t.Kind == types.Pointer:
+		return e.pointerUpdateLines(t.Elem, x, o)
+	}
+	switch u := unalias(t); u.Kind {
+	case types.Slice:
+		el := u.Elem
+		switch {
+		case isStringKind(el) && isNameable(el):
+			key, prepare := e.stringHelpers()
+			return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Slices", el), x, o, e.in("Equal"), key, prepare)}
+		case el.Kind == types.Struct && g.shareable(el):
+			return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Slices", el), x, o, e.equaler(el), e.keyer(el), e.prepare(el))}
+		case el.Kind == types.Struct && isWalkable(el) && g.needsWork(el):
+			return []string{
+				fmt.Sprintf("%s = %s(%s)", x, e.in("Clip"), x),
+				fmt.Sprintf("for i := range %s {\n\t%s(&%s[i], %s(%s, i))\n}", x, e.updater(el), x, e.in("At"), o),
+			}
+		}
+	case types.Map:
+		if !isStringKind(u.Key) || !isNameable(u.Key) || !isNameable(u.Elem) {
+			return nil
+		}
+		switch {
+		case isStringKind(u.Elem):
+			return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Maps", u.Key, u.Elem), x, o, e.in("EqualMap"), e.in("StringMap"), e.in("StringEntry"))}
+		case isQuantity(u.Elem):
+			return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Maps", u.Key, u.Elem), x, o, e.in("EqualQuantityMap"), e.in("QuantityMap"), e.in("StringKey"))}
+		}
+	}
+	return nil
+}
+
+// pointerUpdateLines are the statements of an update walker for the
+// pointer field x to a value of type el, whose earlier version is o.
+func (e *emitter) pointerUpdateLines(el *types.Type, x, o string) []string {
+	g := e.g
+	switch {
+	case isStringKind(el) && isNameable(el):
+		key, prepare := e.stringHelpers()
+		return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Pointers", el), x, o, e.in("Equal"), key, prepare)}
+	case isPlain(el, "bool"):
+		return []string{fmt.Sprintf("%s = %s(%s)", x, e.in("Bool"), x)}
+	case isPlain(el, "int32"):
+		return []string{fmt.Sprintf("%s = %s(%s, %s)", x, e.in("Int32From"), x, o)}
+	case isPlain(el, "int64"):
+		return []string{fmt.Sprintf("%s = %s(%s, %s)", x, e.in("Int64From"), x, o)}
+	case el.Kind == types.Struct && g.shareable(el):
+		return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Pointers", el), x, o, e.equaler(el), e.keyer(el), e.prepare(el))}
+	case el.Kind == types.Struct && isWalkable(el) && g.needsWork(el):
+		return []string{fmt.Sprintf("if %s != nil {\n\t%s(%s, %s)\n}", x, e.updater(el), x, o)}
+	}
+	return nil
+}
+
+// equalerFunc is the equality function of shareable struct t: every field,
+// in declaration order, compared as its kind is (see intern.Equal). A
+// FieldsV1's one field, Raw, is read through GetRawBytes (see isFieldsV1).
+func (e *emitter) equalerFunc(t *types.Type, name string) string {
+	var terms []string
+	if isFieldsV1(t) {
+		terms = []string{fmt.Sprintf("%s(a.GetRawBytes(), b.GetRawBytes())", e.in("EqualBytes"))}
+	} else {
+		for _, m := range t.Members {
+			terms = append(terms, e.equalExpr(m.Type, "a."+m.Name, "b."+m.Name))
+		}
+	}
+	if len(terms) == 0 {
+		terms = []string{"true"}
+	}
+	var b strings.Builder
+	writeComment(&b, "", fmt.Sprintf("%s reports whether two %s are equal, field by field: only if they are "+
+		"reflect.DeepEqual (see %s).", name, plural(t.Name.Name), e.in("Equal")))
+	fmt.Fprintf(&b, "func %s(a, b *%s) bool {\n\treturn %s\n}", name, e.typ(t), strings.Join(terms, " &&\n\t\t"))
+	return b.String()
+}
+
+// plural names more than one value of a type: "Probes", "LocalObjectReferences".
+func plural(name string) string {
+	switch {
+	case strings.HasSuffix(name, "s"), strings.HasSuffix(name, "x"), strings.HasSuffix(name, "sh"), strings.HasSuffix(name, "ch"):
+		return name + "es"
+	case strings.HasSuffix(name, "y") && len(name) > 1 && !strings.ContainsRune("aeiou", rune(name[len(name)-2])):
+		return name[:len(name)-1] + "ies"
+	}
+	return name + "s"
+}
+
+// equalExpr is the expression an equality function compares a and b, of
+// type t, which encodable accepts, with: encodeLines' counterpart.
+func (e *emitter) equalExpr(t *types.Type, a, b string) string {
+	switch {
+	case isStringKind(t), isBoolKind(t), isIntKind(t):
+		return fmt.Sprintf("%s == %s", a, b)
+	case isQuantity(t):
+		return fmt.Sprintf("%s(&%s, &%s)", e.in("EqualQuantity"), a, b)
+	case t.Kind == types.Struct:
+		return fmt.Sprintf("%s(&%s, &%s)", e.equaler(t), a, b)
+	case t.Kind == types.Pointer:
+		el := t.Elem
+		switch {
+		case isStringKind(el), isBoolKind(el), isIntKind(el):
+			return fmt.Sprintf("%s(%s, %s)", e.in("EqualPtr"), a, b)
+		case isQuantity(el):
+			return fmt.Sprintf("%s(%s, %s, %s)", e.in("EqualPtrFunc"), a, b, e.in("EqualQuantity"))
+		case el.Kind == types.Struct:
+			return fmt.Sprintf("%s(%s, %s, %s)", e.in("EqualPtrFunc"), a, b, e.equaler(el))
+		}
+	}
+	switch u := unalias(t); u.Kind {
+	case types.Slice:
+		el := u.Elem
+		switch {
+		case isPlain(el, "byte"):
+			return fmt.Sprintf("%s(%s, %s)", e.in("EqualBytes"), a, b)
+		case isStringKind(el), isBoolKind(el), isIntKind(el):
+			return fmt.Sprintf("%s(%s, %s)", e.in("EqualSlice"), a, b)
+		case el.Kind == types.Struct:
+			return fmt.Sprintf("%s(%s, %s, %s)", e.in("EqualSliceFunc"), a, b, e.equaler(el))
+		}
+	case types.Map:
+		if isQuantity(u.Elem) {
+			return fmt.Sprintf("%s(%s, %s)", e.in("EqualQuantityMap"), a, b)
+		}
+		return fmt.Sprintf("%s(%s, %s)", e.in("EqualMap"), a, b)
+	}
+	// Not reached for the types encodable accepts.
+	e.g.errs = append(e.g.errs, fmt.Errorf("interning: no equality for %s", t.Name))
+	return "false"
 }

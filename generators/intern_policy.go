@@ -1,6 +1,8 @@
 package generators
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
@@ -177,4 +179,52 @@ func isNameable(t *types.Type) bool {
 	}
 	return isExported(t.Name.Name) && t.Name.Package != "" &&
 		!slices.Contains(strings.Split(t.Name.Package, "/"), "internal")
+}
+
+// parseInternKind parses an entry of --intern-kinds: group/Kind, with the
+// API group's name ("apps", "shop.example.dev"; "core" for the legacy group)
+// and a kind or "*" for every kind of the group.
+func parseInternKind(entry string) (group, kind string, err error) {
+	group, kind, ok := strings.Cut(entry, "/")
+	if !ok || group == "" || kind == "" || strings.Contains(kind, "/") {
+		return "", "", fmt.Errorf("--intern-kinds: %q is not group/Kind (core/Pod, apps/Deployment, apps/*)", entry)
+	}
+	if group == "core" {
+		group = ""
+	}
+	return group, kind, nil
+}
+
+// selectInterned sets Intern on the kinds with a lister that entries
+// (--intern-kinds) select, or on all of them when entries is empty. An entry
+// that selects no such kind is an error: a misspelt group or kind would
+// otherwise turn interning off without a word.
+func selectInterned(m *Model, entries []string) error {
+	used := make([]bool, len(entries))
+	for _, g := range m.Groups {
+		for _, v := range g.Versions {
+			for _, k := range v.Kinds {
+				if !k.Lister {
+					continue
+				}
+				k.Intern = len(entries) == 0
+				for i, e := range entries {
+					group, kind, err := parseInternKind(e)
+					if err != nil {
+						return err
+					}
+					if group == g.Name && (kind == "*" || kind == k.Type.Name.Name) {
+						k.Intern, used[i] = true, true
+					}
+				}
+			}
+		}
+	}
+	var errs []error
+	for i, e := range entries {
+		if !used[i] {
+			errs = append(errs, fmt.Errorf("--intern-kinds: %s selects no kind with a lister in the input packages", e))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -64,7 +64,10 @@ type Kind struct {
 	// an informer for the kinds informer-gen writes one for (+genclient with
 	// the list and watch verbs, without noVerbs); opt-outs honoured.
 	Lister, Informer bool
-	Indexes          []*Index
+	// Intern says whether the kind gets interning functions
+	// (--with-interning, limited by --intern-kinds).
+	Intern  bool
+	Indexes []*Index
 	// SelectableFields are the kind's +kubebuilder:selectablefield
 	// markers, in source order: the fields the API server accepts field
 	// selectors on, which get generated selector functions.

@@ -39,6 +39,7 @@ type Args struct {
 	LintRules                 []string // --lint-rules
 	WithControllers           bool     // --with-controllers
 	WithInterning             bool     // --with-interning
+	InternKinds               []string // --intern-kinds, group/Kind or group/*
 	ControllerRuntimePkg      string   // --controller-runtime-output-pkg
 	VerifyOnly                bool     // --verify-only
 	Inputs                    []string // input packages
@@ -59,6 +60,13 @@ func (a Args) Validate() error {
 		return errors.New("--with-controllers needs --versioned-clientset-package (without it, only listers are generated)")
 	case len(a.Inputs) == 0:
 		return errors.New("at least one input package must be given")
+	case len(a.InternKinds) > 0 && !a.WithInterning:
+		return errors.New("--intern-kinds needs --with-interning")
+	}
+	for _, k := range a.InternKinds {
+		if _, _, err := parseInternKind(k); err != nil {
+			return err
+		}
 	}
 	if err := apidefinitions.ValidateFlags(a.LintRules); err != nil {
 		return err
@@ -260,6 +268,9 @@ func generate(a Args) (*output.Files, *Model, error) {
 		targets = append(targets, controllerRuntimeTargets(model, l)...)
 	}
 	if a.WithInterning {
+		if err := selectInterned(model, a.InternKinds); err != nil {
+			return nil, nil, err
+		}
 		if err := withInterning(model, l, targets); err != nil {
 			return nil, nil, err
 		}

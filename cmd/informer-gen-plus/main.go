@@ -43,13 +43,17 @@ every index.
                field indexer), a List helper per index and an event mapper
                per owner index, in R/<group>/<version>; they need the module
                github.com/informer-gen-plus/informer-gen-plus/controllerruntime
-  interning    with --with-interning: in each lister package, <kind>_intern.go
+  interning    with --with-interning (for the kinds --intern-kinds selects,
+               by default all): in each lister package, <kind>_intern.go
                (Intern<Kind>, which interns the strings and shares the parts
                that repeat across objects, field by field, from the Go
-               types) and InternTransform; in the informer factory's
-               package, InternTransform for the kinds of all its informers,
-               for WithTransform; +intern=false or +intern=true on a field's
-               comment overrides the generator's choice for it
+               types, and Intern<Kind>Update, which first reuses the equal
+               parts of the version an informer holds) and InternTransform
+               (for client-go's informers); in the informer factory's
+               package, Intern for the kinds of all its informers, which
+               the factory's informers call unless WithoutInterning is
+               given; +intern=false or +intern=true on a field's comment
+               overrides the generator's choice for it
 
 +k8s:lister-gen=false and +k8s:informer-gen=false opt a package, or a type,
 out.
@@ -175,7 +179,8 @@ func main() {
 	fs.Var(listFlag{&a.PluralExceptions}, "plural-exceptions", "comma-separated Kind:Plural pairs for irregular plurals (Endpoints:Endpoints is always included)")
 	fs.Var(listFlag{&a.LintRules}, "lint-rules", "comma-separated tag-checking lint rules to enable, as code-generator's: known-tags-only, require-explicit-disablement")
 	fs.BoolVar(&a.WithControllers, "with-controllers", false, "also generate a typed controller constructor per informer (runtime/controller)")
-	fs.BoolVar(&a.WithInterning, "with-interning", false, "also generate Intern<Kind> and InternTransform in each lister package, and InternTransform in the informer factory's: informer transforms that intern the strings and share the parts cached objects repeat (runtime/intern)")
+	fs.BoolVar(&a.WithInterning, "with-interning", false, "also generate Intern<Kind>, Intern<Kind>Update and InternTransform in each lister package, and Intern in the informer factory's, which the factory's informers then call (WithoutInterning turns it off): functions that intern the strings and share the parts cached objects repeat (runtime/intern)")
+	fs.Var(listFlag{&a.InternKinds}, "intern-kinds", "with --with-interning: comma-separated group/Kind entries (core/Pod, apps/Deployment, apps/* for a whole group) that alone get interning; all kinds when unset")
 	fs.StringVar(&a.ControllerRuntimePkg, "controller-runtime-output-pkg", "", "also generate, in this package's tree, controller-runtime index registration (SetupIndexes), List helpers and event mappers for the kinds with indexes")
 	fs.BoolVar(&a.VerifyOnly, "verify-only", false, "write nothing; exit non-zero, naming each file that is missing, differs or is stale, when the output is not what would be generated")
 	docs := fs.Bool("docs", false, "print the reference of the +index marker in Markdown (docs/markers.md), with the code each example generates, and exit")

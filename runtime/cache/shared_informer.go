@@ -85,6 +85,7 @@ type SharedIndexInformer[T Object] struct {
 	fifo              *queue.DeltaFIFO[T]
 	controller        *controller[T]
 	transform         TransformFunc[T]
+	intern            InternFunc[T]
 	watchErrorHandler cache.WatchErrorHandlerWithContext
 	resyncCheckPeriod time.Duration
 	shard             ShardScope
@@ -163,6 +164,29 @@ func (s *SharedIndexInformer[T]) SetTypedTransform(fn TransformFunc[T]) error {
 		return errStarted
 	}
 	s.transform = fn
+	return nil
+}
+
+// SetIntern sets the function that interns the objects the informer queues,
+// after its transform (see InternFunc); nil turns interning off. It fails
+// after Run. The function receives the informer's objects as T, and old as
+// a T too: the zero T (a nil pointer in an interface) when the store holds
+// no earlier version.
+func (s *SharedIndexInformer[T]) SetIntern(fn func(obj, old any)) error {
+	if fn == nil {
+		return s.SetTypedIntern(nil)
+	}
+	return s.SetTypedIntern(func(obj, old T) { fn(obj, old) })
+}
+
+// SetTypedIntern is SetIntern for a function typed for T.
+func (s *SharedIndexInformer[T]) SetTypedIntern(fn InternFunc[T]) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.started {
+		return errStarted
+	}
+	s.intern = fn
 	return nil
 }
 
@@ -401,6 +425,7 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 		KnownObjects: s.indexer,
 		MaxSize:      s.opts.MaxQueueSize,
 		Transform:    s.transform,
+		Intern:       s.intern,
 	})
 	process := s.handleDeltas
 	if metrics := newQueueMetrics(s.opts.Identifier, s.opts.MetricsProvider); metrics.enabled() {

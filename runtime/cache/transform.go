@@ -19,3 +19,18 @@ func DropManagedFields[T Object](obj T) (T, error) {
 	obj.SetManagedFields(nil)
 	return obj, nil
 }
+
+// InternFunc interns the strings and shares the parts of obj that repeat
+// across objects, in place, leaving obj reflect.DeepEqual to what it was: the
+// generated Intern<Kind>Update functions (informer-gen-plus
+// --with-interning) and a generated factory's Intern. An informer calls it
+// after its transform on every object of a list and every added or
+// modified object of a watch, never on deleted objects or on objects its
+// store holds already. obj is freshly decoded and seen by no other goroutine
+// yet; old is the object the informer's store holds under obj's key (the
+// zero T when there is none): an earlier version of obj, read-only and
+// possibly read by other goroutines at the same time, whose parts equal to
+// obj's the function may give obj instead of looking them up. Once cached,
+// obj is read-only as every cached object is, and more so: it shares parts
+// with other objects.
+type InternFunc[T any] func(obj, old T)

@@ -43,6 +43,7 @@ type settings struct {
 	namespace    string
 	tweak        TweakListOptionsFunc
 	transform    cache.TransformFunc
+	intern       func(obj, old any)
 	customResync map[reflect.Type]time.Duration
 	informerName *cache.InformerName
 	// shard, when set (WithShardScope), limits every informer to it.
@@ -68,6 +69,16 @@ func WithTweakListOptions(tweak TweakListOptionsFunc) Option {
 // object and must return an object of the same type.
 func WithTransform(transform cache.TransformFunc) Option {
 	return func(s *settings) { s.transform = transform }
+}
+
+// WithIntern sets the function that interns the objects of every informer
+// after its transform (see runtime/cache.InternFunc); nil, the default,
+// turns interning off. A generated factory with interning sets its Intern
+// function first, so that a later WithIntern(nil) (its WithoutInterning)
+// turns it off. Informers not built by this module's runtime are not
+// interned.
+func WithIntern(intern func(obj, old any)) Option {
+	return func(s *settings) { s.intern = intern }
 }
 
 // WithCustomResyncConfig sets the resync period of the informers of the given
@@ -142,7 +153,7 @@ func (f *Factory) InformerName() *cache.InformerName { return f.settings.informe
 
 // InformerFor returns the factory's shared informer of obj's type, creating it
 // on first use with newInformer and the type's resync period, and setting the
-// factory's transform on it. The factory learns the informer's resource when
+// factory's transform and interning on it. The factory learns the informer's resource when
 // the informer has a GroupVersionResource method returning it (those built
 // by NewInformer do); with WithDiscovery only those are started according to
 // discovery, any other is started unconditionally.
@@ -162,6 +173,12 @@ func (f *Factory) InformerFor(obj runtime.Object, newInformer func(resync time.D
 		// A new informer has not started: SetTransform cannot fail.
 		_ = inf.SetTransform(f.settings.transform)
 	}
+	if f.settings.intern != nil {
+		if in, ok := inf.(internable); ok {
+			// A new informer has not started: SetIntern cannot fail.
+			_ = in.SetIntern(f.settings.intern)
+		}
+	}
 	if f.settings.shard != nil {
 		if sharded, ok := inf.(shardable); ok {
 			// A new informer has not started: SetShardScope cannot fail.
@@ -175,6 +192,11 @@ func (f *Factory) InformerFor(obj runtime.Object, newInformer func(resync time.D
 		f.resources[key] = gvr
 	}
 	return inf
+}
+
+// internable is an informer that can intern the objects it caches.
+type internable interface {
+	SetIntern(func(obj, old any)) error
 }
 
 // shardable is an informer that can be limited to a share of its resource.

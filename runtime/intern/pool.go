@@ -37,7 +37,7 @@ func (ps *Pointers[T]) Share(p *T, encode func(*Key, *T), prepare func(*T)) *T {
 	if prepare != nil {
 		prepare(p)
 	}
-	c, _ := ps.t.store(k.b, p, 1)
+	c, _ := ps.t.store(k.b, p, 1, poolName[T])
 	return c
 }
 
@@ -90,7 +90,7 @@ func (ss *Slices[E]) Share(s []E, encode func(*Key, *E), prepare func(*E)) []E {
 			prepare(&c[i])
 		}
 	}
-	p, n := ss.t.store(k.b, &c[0], len(c))
+	p, n := ss.t.store(k.b, &c[0], len(c), poolName[[]E])
 	return unsafe.Slice(p, n)
 }
 
@@ -134,7 +134,7 @@ func (ms *Maps[K, V]) Share(m map[K]V, encode func(*Key, map[K]V), prepare func(
 		}
 		c[key] = v
 	}
-	p, _ := ms.t.store(k.b, mapPointer(c), 0)
+	p, _ := ms.t.store(k.b, mapPointer(c), 0, poolName[map[K]V])
 	return mapOf[K, V](p)
 }
 

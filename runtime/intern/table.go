@@ -12,9 +12,10 @@ const minSweep = 1024
 // a *T and a length: the length lets a table hold slices (a pointer to the
 // first element) as well as single values.
 type table[T any] struct {
-	mu      sync.Mutex
-	entries map[string]entry[T]
-	sweepAt int // sweep dead entries when len(entries) reaches this
+	mu         sync.Mutex
+	entries    map[string]entry[T]
+	sweepAt    int  // sweep dead entries when len(entries) reaches this
+	registered bool // in the registry of Sizes (see register)
 }
 
 type entry[T any] struct {
@@ -36,10 +37,15 @@ func (t *table[T]) load(key []byte) (*T, int) {
 }
 
 // store makes (p, n) the canonical value of key unless a live one exists,
-// and returns the canonical value.
-func (t *table[T]) store(key []byte, p *T, n int) (*T, int) {
+// and returns the canonical value. The first store registers the table
+// under the name name returns (see Sizes).
+func (t *table[T]) store(key []byte, p *T, n int, name func() string) (*T, int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if !t.registered {
+		t.registered = true
+		register(name(), t)
+	}
 	if e, ok := t.entries[string(key)]; ok {
 		if v := e.p.Value(); v != nil {
 			return v, e.n

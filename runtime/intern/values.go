@@ -37,7 +37,7 @@ func Int32(p *int32) *int32 {
 	if c, _ := int32s.load(key); c != nil {
 		return c
 	}
-	c, _ := int32s.store(key, p, 1)
+	c, _ := int32s.store(key, p, 1, poolName[int32])
 	return c
 }
 
@@ -52,6 +52,6 @@ func Int64(p *int64) *int64 {
 	if c, _ := int64s.load(key); c != nil {
 		return c
 	}
-	c, _ := int64s.store(key, p, 1)
+	c, _ := int64s.store(key, p, 1, poolName[int64])
 	return c
 }

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 	clientcache "k8s.io/client-go/tools/cache"
 
+	corev1listers "github.com/informer-gen-plus/informer-gen-plus/examples/generated/kube/listers/core/v1"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/eventcount"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/runner"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
@@ -73,7 +74,7 @@ type side struct {
 	build func(cs kubernetes.Interface, client any, c *eventcount.Counter) (informer, error)
 }
 
-var sides = []side{{"ours", buildOurs}, {"clientgo", buildClientGo}}
+var sides = []side{{"ours", buildOurs}, {"ours-interned", buildOursInterned}, {"clientgo", buildClientGo}}
 
 // informerOf is the informer inf, both sides' informers implementing
 // client-go's interface, with reg its handler's registration.
@@ -88,6 +89,11 @@ func informerOf(inf clientcache.SharedIndexInformer, reg clientcache.ResourceEve
 // buildOurs builds this project's informer as the generated informers do:
 // over cache.NewClientListWatch of the typed client.
 func buildOurs(cs kubernetes.Interface, client any, c *eventcount.Counter) (informer, error) {
+	return buildOursWith(cs, client, c, nil)
+}
+
+// buildOursWith is buildOurs with intern, when not nil, set on the informer.
+func buildOursWith(cs kubernetes.Interface, client any, c *eventcount.Counter, intern cache.InternFunc[pod]) (informer, error) {
 	pods := cs.CoreV1().Pods(metav1.NamespaceAll)
 	lw := cache.NewClientListWatch[pod](pods, "pods", nil, client)
 	inf, err := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[pod]{
@@ -99,6 +105,9 @@ func buildOurs(cs kubernetes.Interface, client any, c *eventcount.Counter) (info
 	if err != nil {
 		return informer{}, err
 	}
+	if err := inf.SetTypedIntern(intern); err != nil {
+		return informer{}, err
+	}
 	if err := inf.TypedStore().AddLabelIndex(appIndex, "app"); err != nil {
 		return informer{}, err
 	}
@@ -107,6 +116,12 @@ func buildOurs(cs kubernetes.Interface, client any, c *eventcount.Counter) (info
 		return informer{}, err
 	}
 	return informerOf(inf, reg), nil
+}
+
+// buildOursInterned is buildOurs with the generated interning of pods set,
+// as a factory generated with --with-interning sets it on its informers.
+func buildOursInterned(cs kubernetes.Interface, client any, c *eventcount.Counter) (informer, error) {
+	return buildOursWith(cs, client, c, corev1listers.InternPodUpdate)
 }
 
 // buildClientGo builds client-go's informer as its generated informers do:

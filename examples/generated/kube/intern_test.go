@@ -59,10 +59,10 @@ func TestInternTransformKeepsPodsEqual(t *testing.T) {
 	}
 }
 
-// The factory's InternTransform covers every kind of its informers, and
-// leaves Deployments (holding pod templates) and ConfigMaps DeepEqual to
-// what they were, while their replicas share what they repeat.
-func TestFactoryInternTransformKeepsObjectsEqual(t *testing.T) {
+// The factory's Intern covers every kind of its informers, and leaves
+// Deployments (holding pod templates) and ConfigMaps DeepEqual to what they
+// were, while their replicas share what they repeat.
+func TestFactoryInternKeepsObjectsEqual(t *testing.T) {
 	pods := testpods.Generate(testpods.Config{Namespaces: 2, PodsPerNamespace: 100, Nodes: 10})
 	var objs []k8sruntime.Object
 	for i, p := range pods {
@@ -83,12 +83,9 @@ func TestFactoryInternTransformKeepsObjectsEqual(t *testing.T) {
 	}
 	for _, obj := range objs {
 		want := obj.DeepCopyObject()
-		got, err := externalversions.InternTransform(obj)
-		if err != nil || got != any(obj) {
-			t.Fatalf("InternTransform(%T) = %v, %v; want the object itself", obj, got, err)
-		}
+		externalversions.Intern(obj, nil)
 		if !reflect.DeepEqual(obj, want) {
-			t.Fatalf("InternTransform changed a %T:\nbefore %+v\nafter  %+v", obj, want, obj)
+			t.Fatalf("Intern changed a %T:\nbefore %+v\nafter  %+v", obj, want, obj)
 		}
 	}
 	a, b := objs[0].(*appsv1.Deployment), objs[2].(*appsv1.Deployment)
@@ -101,7 +98,7 @@ func TestFactoryInternTransformKeepsObjectsEqual(t *testing.T) {
 	}
 }
 
-// The factory's InternTransform is what its WithTransform takes: the pods
+// The factory interns by default: the pods
 // its lister returns are those the server holds, interned.
 func TestInternTransformInFactory(t *testing.T) {
 	pods := testpods.Generate(testpods.Config{Namespaces: 1, PodsPerNamespace: 50, Nodes: 5})
@@ -110,7 +107,7 @@ func TestInternTransformInFactory(t *testing.T) {
 		objs[i] = p.DeepCopy()
 	}
 	client := fake.NewClientset(objs...)
-	factory := externalversions.NewSharedInformerFactoryWithOptions(client, 0, externalversions.WithTransform(externalversions.InternTransform))
+	factory := externalversions.NewSharedInformerFactory(client, 0)
 	lister := factory.Core().V1().Pods().Lister()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	factory.Start(ctx.Done())

@@ -83,6 +83,13 @@ func WithShardScope(scope runtimecache.ShardScope) SharedInformerOption {
 	return informers.WithShardScope(scope)
 }
 
+// WithoutInterning turns off the interning of the objects of the factory's
+// informers, which the factory does by default (see Intern): their objects
+// then keep the strings and parts they were decoded with.
+func WithoutInterning() SharedInformerOption {
+	return informers.WithIntern(nil)
+}
+
 // sharedInformerFactory is the runtime's factory (Start, StartWithContext,
 // Shutdown, WaitForCacheSync, WaitForCacheSyncWithContext, SyncStatus,
 // WaitForCacheSyncStatus, StartError, InformerName) with the clientset its
@@ -108,6 +115,8 @@ func NewFilteredSharedInformerFactory(client kubernetes.Interface, defaultResync
 
 // NewSharedInformerFactoryWithOptions constructs a new instance of a SharedInformerFactory with additional options.
 func NewSharedInformerFactoryWithOptions(client kubernetes.Interface, defaultResync time.Duration, options ...SharedInformerOption) SharedInformerFactory {
+	// Interning first, so that WithoutInterning turns it off.
+	options = append([]SharedInformerOption{informers.WithIntern(Intern)}, options...)
 	return &sharedInformerFactory{Factory: informers.NewFactory(defaultResync, options...), client: client}
 }
 

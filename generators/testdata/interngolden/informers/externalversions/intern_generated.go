@@ -7,24 +7,24 @@ import (
 	v1 "github.com/informer-gen-plus/informer-gen-plus/generators/testdata/interngolden/listers/toys/v1"
 )
 
-// InternTransform interns and shares, in place, the parts of an object of
-// the kinds of this factory's informers (Box and Robot) that repeat across
-// objects, with the Intern<Kind> function of the kind's lister package,
-// and returns it; it returns an object of any other type unchanged. Give
-// it to the factory:
-//
-//	NewSharedInformerFactoryWithOptions(client, resync, WithTransform(InternTransform))
-//
-// The objects of the caches then share their repeated strings and parts,
-// and must not be modified: copy one (DeepCopy) before changing it, as
-// informer caches require anyway. It is the factory's only transform: to
-// run another one too, call InternTransform from it.
-func InternTransform(obj any) (any, error) {
+// Intern interns and shares, in place, the parts of an object of the kinds
+// of this factory's informers (Box and Robot) that repeat across objects,
+// with the Intern<Kind>Update function of the kind's lister package: old,
+// the version of the object the informer holds (nil when it holds none),
+// gives obj its equal parts without their being looked up. It leaves
+// objects of other types alone. The factory's informers call it on every
+// object they list or receive from a watch, after the factory's transform
+// (a runtime/cache InternFunc), unless the factory has the option
+// WithoutInterning. The objects of their caches then share their repeated
+// strings and parts, and must not be modified: copy one (DeepCopy) before
+// changing it, as informer caches require anyway.
+func Intern(obj, old any) {
 	switch o := obj.(type) {
 	case *toysv1.Box:
-		v1.InternBox(o)
+		prev, _ := old.(*toysv1.Box)
+		v1.InternBoxUpdate(o, prev)
 	case *toysv1.Robot:
-		v1.InternRobot(o)
+		prev, _ := old.(*toysv1.Robot)
+		v1.InternRobotUpdate(o, prev)
 	}
-	return obj, nil
 }

@@ -1305,6 +1305,438 @@ func internDeploymentCondition(d *appsv1.DeploymentCondition) {
 	d.Message = intern.String(d.Message)
 }
 
+// InternDeploymentUpdate is InternDeployment for a new version of an
+// object whose earlier version, old, went through InternDeployment or
+// InternDeploymentUpdate already (the object an informer's store holds
+// under obj's key): the parts of obj equal to old's are given old's values
+// without being looked up, and the others are interned and shared as
+// InternDeployment does. old is only read, and may be read by other
+// goroutines at the same time; when it is nil, InternDeploymentUpdate is
+// InternDeployment. A generated factory's informers call it through the
+// factory's Intern.
+func InternDeploymentUpdate(obj, old *appsv1.Deployment) {
+	if obj == nil {
+		return
+	}
+	if old == nil {
+		InternDeployment(obj)
+		return
+	}
+	internTypeMetaUpdate(&obj.TypeMeta, &old.TypeMeta)
+	internObjectMetaUpdate(&obj.ObjectMeta, &old.ObjectMeta)
+	internDeploymentSpecUpdate(&obj.Spec, &old.Spec)
+	internDeploymentStatusUpdate(&obj.Status, &old.Status)
+}
+
+// internTypeMetaUpdate is internTypeMeta for a new version of a TypeMeta
+// whose earlier version, old, may give it equal parts.
+func internTypeMetaUpdate(t, old *metav1.TypeMeta) {
+	if old == nil {
+		internTypeMeta(t)
+		return
+	}
+	t.Kind = intern.StringFrom(t.Kind, old.Kind)
+	t.APIVersion = intern.StringFrom(t.APIVersion, old.APIVersion)
+}
+
+// internObjectMetaUpdate is internObjectMeta for a new version of an
+// ObjectMeta whose earlier version, old, may give it equal parts.
+func internObjectMetaUpdate(o, old *metav1.ObjectMeta) {
+	if old == nil {
+		internObjectMeta(o)
+		return
+	}
+	o.GenerateName = intern.StringFrom(o.GenerateName, old.GenerateName)
+	o.Namespace = intern.StringFrom(o.Namespace, old.Namespace)
+	o.DeletionGracePeriodSeconds = intern.Int64From(o.DeletionGracePeriodSeconds, old.DeletionGracePeriodSeconds)
+	o.Labels = stringMaps.ShareFrom(o.Labels, old.Labels, intern.EqualMap, intern.StringMap, intern.StringEntry)
+	o.Annotations = stringMaps.ShareFrom(o.Annotations, old.Annotations, intern.EqualMap, intern.StringMap, intern.StringEntry)
+	o.OwnerReferences = ownerReferenceSlices.ShareFrom(o.OwnerReferences, old.OwnerReferences, equalOwnerReference, keyOwnerReference, internOwnerReference)
+	o.Finalizers = stringSlices.ShareFrom(o.Finalizers, old.Finalizers, intern.Equal, keyString, internString)
+	o.ManagedFields = intern.Clip(o.ManagedFields)
+	for i := range o.ManagedFields {
+		internManagedFieldsEntryUpdate(&o.ManagedFields[i], intern.At(old.ManagedFields, i))
+	}
+}
+
+// internManagedFieldsEntryUpdate is internManagedFieldsEntry for a new
+// version of a ManagedFieldsEntry whose earlier version, old, may give it
+// equal parts.
+func internManagedFieldsEntryUpdate(m, old *metav1.ManagedFieldsEntry) {
+	if old == nil {
+		internManagedFieldsEntry(m)
+		return
+	}
+	m.Manager = intern.StringFrom(m.Manager, old.Manager)
+	m.Operation = intern.StringFrom(m.Operation, old.Operation)
+	m.APIVersion = intern.StringFrom(m.APIVersion, old.APIVersion)
+	m.FieldsType = intern.StringFrom(m.FieldsType, old.FieldsType)
+	m.FieldsV1 = fieldsV1Pointers.ShareFrom(m.FieldsV1, old.FieldsV1, equalFieldsV1, keyFieldsV1, nil)
+	m.Subresource = intern.StringFrom(m.Subresource, old.Subresource)
+}
+
+// internDeploymentSpecUpdate is internDeploymentSpec for a new version of
+// a DeploymentSpec whose earlier version, old, may give it equal parts.
+func internDeploymentSpecUpdate(d, old *appsv1.DeploymentSpec) {
+	if old == nil {
+		internDeploymentSpec(d)
+		return
+	}
+	d.Replicas = intern.Int32From(d.Replicas, old.Replicas)
+	d.Selector = labelSelectorPointers.ShareFrom(d.Selector, old.Selector, equalLabelSelector, keyLabelSelector, internLabelSelector)
+	internPodTemplateSpecUpdate(&d.Template, &old.Template)
+	internDeploymentStrategyUpdate(&d.Strategy, &old.Strategy)
+	d.RevisionHistoryLimit = intern.Int32From(d.RevisionHistoryLimit, old.RevisionHistoryLimit)
+	d.ProgressDeadlineSeconds = intern.Int32From(d.ProgressDeadlineSeconds, old.ProgressDeadlineSeconds)
+}
+
+// internPodTemplateSpecUpdate is internPodTemplateSpec for a new version
+// of a PodTemplateSpec whose earlier version, old, may give it equal
+// parts.
+func internPodTemplateSpecUpdate(p, old *corev1.PodTemplateSpec) {
+	if old == nil {
+		internPodTemplateSpec(p)
+		return
+	}
+	internObjectMetaUpdate(&p.ObjectMeta, &old.ObjectMeta)
+	internPodSpecUpdate(&p.Spec, &old.Spec)
+}
+
+// internPodSpecUpdate is internPodSpec for a new version of a PodSpec
+// whose earlier version, old, may give it equal parts.
+func internPodSpecUpdate(p, old *corev1.PodSpec) {
+	if old == nil {
+		internPodSpec(p)
+		return
+	}
+	p.Volumes = intern.Clip(p.Volumes)
+	for i := range p.Volumes {
+		internVolumeUpdate(&p.Volumes[i], intern.At(old.Volumes, i))
+	}
+	p.InitContainers = intern.Clip(p.InitContainers)
+	for i := range p.InitContainers {
+		internContainerUpdate(&p.InitContainers[i], intern.At(old.InitContainers, i))
+	}
+	p.Containers = intern.Clip(p.Containers)
+	for i := range p.Containers {
+		internContainerUpdate(&p.Containers[i], intern.At(old.Containers, i))
+	}
+	p.EphemeralContainers = intern.Clip(p.EphemeralContainers)
+	for i := range p.EphemeralContainers {
+		internEphemeralContainerUpdate(&p.EphemeralContainers[i], intern.At(old.EphemeralContainers, i))
+	}
+	p.RestartPolicy = intern.StringFrom(p.RestartPolicy, old.RestartPolicy)
+	p.TerminationGracePeriodSeconds = intern.Int64From(p.TerminationGracePeriodSeconds, old.TerminationGracePeriodSeconds)
+	p.ActiveDeadlineSeconds = intern.Int64From(p.ActiveDeadlineSeconds, old.ActiveDeadlineSeconds)
+	p.DNSPolicy = intern.StringFrom(p.DNSPolicy, old.DNSPolicy)
+	p.NodeSelector = stringMaps.ShareFrom(p.NodeSelector, old.NodeSelector, intern.EqualMap, intern.StringMap, intern.StringEntry)
+	p.ServiceAccountName = intern.StringFrom(p.ServiceAccountName, old.ServiceAccountName)
+	p.DeprecatedServiceAccount = intern.StringFrom(p.DeprecatedServiceAccount, old.DeprecatedServiceAccount)
+	p.AutomountServiceAccountToken = intern.Bool(p.AutomountServiceAccountToken)
+	p.NodeName = intern.StringFrom(p.NodeName, old.NodeName)
+	p.ShareProcessNamespace = intern.Bool(p.ShareProcessNamespace)
+	p.SecurityContext = podSecurityContextPointers.ShareFrom(p.SecurityContext, old.SecurityContext, equalPodSecurityContext, keyPodSecurityContext, internPodSecurityContext)
+	p.ImagePullSecrets = localObjectReferenceSlices.ShareFrom(p.ImagePullSecrets, old.ImagePullSecrets, equalLocalObjectReference, keyLocalObjectReference, internLocalObjectReference)
+	p.Subdomain = intern.StringFrom(p.Subdomain, old.Subdomain)
+	p.Affinity = affinityPointers.ShareFrom(p.Affinity, old.Affinity, equalAffinity, keyAffinity, internAffinity)
+	p.SchedulerName = intern.StringFrom(p.SchedulerName, old.SchedulerName)
+	p.Tolerations = tolerationSlices.ShareFrom(p.Tolerations, old.Tolerations, equalToleration, keyToleration, internToleration)
+	p.HostAliases = intern.Clip(p.HostAliases)
+	for i := range p.HostAliases {
+		internHostAliasUpdate(&p.HostAliases[i], intern.At(old.HostAliases, i))
+	}
+	p.PriorityClassName = intern.StringFrom(p.PriorityClassName, old.PriorityClassName)
+	p.Priority = intern.Int32From(p.Priority, old.Priority)
+	p.DNSConfig = podDNSConfigPointers.ShareFrom(p.DNSConfig, old.DNSConfig, equalPodDNSConfig, keyPodDNSConfig, internPodDNSConfig)
+	p.ReadinessGates = podReadinessGateSlices.ShareFrom(p.ReadinessGates, old.ReadinessGates, equalPodReadinessGate, keyPodReadinessGate, internPodReadinessGate)
+	p.RuntimeClassName = stringPointers.ShareFrom(p.RuntimeClassName, old.RuntimeClassName, intern.Equal, keyString, internString)
+	p.EnableServiceLinks = intern.Bool(p.EnableServiceLinks)
+	p.PreemptionPolicy = preemptionPolicyPointers.ShareFrom(p.PreemptionPolicy, old.PreemptionPolicy, intern.Equal, keyString, internString)
+	p.Overhead = resourceNameQuantityMaps.ShareFrom(p.Overhead, old.Overhead, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+	p.TopologySpreadConstraints = topologySpreadConstraintSlices.ShareFrom(p.TopologySpreadConstraints, old.TopologySpreadConstraints, equalTopologySpreadConstraint, keyTopologySpreadConstraint, internTopologySpreadConstraint)
+	p.SetHostnameAsFQDN = intern.Bool(p.SetHostnameAsFQDN)
+	p.OS = podOSPointers.ShareFrom(p.OS, old.OS, equalPodOS, keyPodOS, internPodOS)
+	p.HostUsers = intern.Bool(p.HostUsers)
+	p.SchedulingGates = podSchedulingGateSlices.ShareFrom(p.SchedulingGates, old.SchedulingGates, equalPodSchedulingGate, keyPodSchedulingGate, internPodSchedulingGate)
+	p.ResourceClaims = podResourceClaimSlices.ShareFrom(p.ResourceClaims, old.ResourceClaims, equalPodResourceClaim, keyPodResourceClaim, internPodResourceClaim)
+	p.Resources = resourceRequirementsPointers.ShareFrom(p.Resources, old.Resources, equalResourceRequirements, keyResourceRequirements, internResourceRequirements)
+	p.HostnameOverride = stringPointers.ShareFrom(p.HostnameOverride, old.HostnameOverride, intern.Equal, keyString, internString)
+	p.SchedulingGroup = podSchedulingGroupPointers.ShareFrom(p.SchedulingGroup, old.SchedulingGroup, equalPodSchedulingGroup, keyPodSchedulingGroup, internPodSchedulingGroup)
+	p.EvictionResponders = evictionResponderSlices.ShareFrom(p.EvictionResponders, old.EvictionResponders, equalEvictionResponder, keyEvictionResponder, internEvictionResponder)
+}
+
+// internVolumeUpdate is internVolume for a new version of a Volume whose
+// earlier version, old, may give it equal parts.
+func internVolumeUpdate(v, old *corev1.Volume) {
+	if old == nil {
+		internVolume(v)
+		return
+	}
+	v.Name = intern.StringFrom(v.Name, old.Name)
+	internVolumeSourceUpdate(&v.VolumeSource, &old.VolumeSource)
+}
+
+// internVolumeSourceUpdate is internVolumeSource for a new version of a
+// VolumeSource whose earlier version, old, may give it equal parts.
+func internVolumeSourceUpdate(v, old *corev1.VolumeSource) {
+	if old == nil {
+		internVolumeSource(v)
+		return
+	}
+	v.HostPath = hostPathVolumeSourcePointers.ShareFrom(v.HostPath, old.HostPath, equalHostPathVolumeSource, keyHostPathVolumeSource, internHostPathVolumeSource)
+	v.EmptyDir = emptyDirVolumeSourcePointers.ShareFrom(v.EmptyDir, old.EmptyDir, equalEmptyDirVolumeSource, keyEmptyDirVolumeSource, internEmptyDirVolumeSource)
+	v.GCEPersistentDisk = gCEPersistentDiskVolumeSourcePointers.ShareFrom(v.GCEPersistentDisk, old.GCEPersistentDisk, equalGCEPersistentDiskVolumeSource, keyGCEPersistentDiskVolumeSource, internGCEPersistentDiskVolumeSource)
+	v.AWSElasticBlockStore = aWSElasticBlockStoreVolumeSourcePointers.ShareFrom(v.AWSElasticBlockStore, old.AWSElasticBlockStore, equalAWSElasticBlockStoreVolumeSource, keyAWSElasticBlockStoreVolumeSource, internAWSElasticBlockStoreVolumeSource)
+	v.GitRepo = gitRepoVolumeSourcePointers.ShareFrom(v.GitRepo, old.GitRepo, equalGitRepoVolumeSource, keyGitRepoVolumeSource, internGitRepoVolumeSource)
+	v.Secret = secretVolumeSourcePointers.ShareFrom(v.Secret, old.Secret, equalSecretVolumeSource, keySecretVolumeSource, internSecretVolumeSource)
+	v.NFS = nFSVolumeSourcePointers.ShareFrom(v.NFS, old.NFS, equalNFSVolumeSource, keyNFSVolumeSource, internNFSVolumeSource)
+	v.ISCSI = iSCSIVolumeSourcePointers.ShareFrom(v.ISCSI, old.ISCSI, equalISCSIVolumeSource, keyISCSIVolumeSource, internISCSIVolumeSource)
+	v.Glusterfs = glusterfsVolumeSourcePointers.ShareFrom(v.Glusterfs, old.Glusterfs, equalGlusterfsVolumeSource, keyGlusterfsVolumeSource, internGlusterfsVolumeSource)
+	v.PersistentVolumeClaim = persistentVolumeClaimVolumeSourcePointers.ShareFrom(v.PersistentVolumeClaim, old.PersistentVolumeClaim, equalPersistentVolumeClaimVolumeSource, keyPersistentVolumeClaimVolumeSource, internPersistentVolumeClaimVolumeSource)
+	v.RBD = rBDVolumeSourcePointers.ShareFrom(v.RBD, old.RBD, equalRBDVolumeSource, keyRBDVolumeSource, internRBDVolumeSource)
+	v.FlexVolume = flexVolumeSourcePointers.ShareFrom(v.FlexVolume, old.FlexVolume, equalFlexVolumeSource, keyFlexVolumeSource, internFlexVolumeSource)
+	v.Cinder = cinderVolumeSourcePointers.ShareFrom(v.Cinder, old.Cinder, equalCinderVolumeSource, keyCinderVolumeSource, internCinderVolumeSource)
+	v.CephFS = cephFSVolumeSourcePointers.ShareFrom(v.CephFS, old.CephFS, equalCephFSVolumeSource, keyCephFSVolumeSource, internCephFSVolumeSource)
+	v.Flocker = flockerVolumeSourcePointers.ShareFrom(v.Flocker, old.Flocker, equalFlockerVolumeSource, keyFlockerVolumeSource, internFlockerVolumeSource)
+	v.DownwardAPI = downwardAPIVolumeSourcePointers.ShareFrom(v.DownwardAPI, old.DownwardAPI, equalDownwardAPIVolumeSource, keyDownwardAPIVolumeSource, internDownwardAPIVolumeSource)
+	v.FC = fCVolumeSourcePointers.ShareFrom(v.FC, old.FC, equalFCVolumeSource, keyFCVolumeSource, internFCVolumeSource)
+	v.AzureFile = azureFileVolumeSourcePointers.ShareFrom(v.AzureFile, old.AzureFile, equalAzureFileVolumeSource, keyAzureFileVolumeSource, internAzureFileVolumeSource)
+	v.ConfigMap = configMapVolumeSourcePointers.ShareFrom(v.ConfigMap, old.ConfigMap, equalConfigMapVolumeSource, keyConfigMapVolumeSource, internConfigMapVolumeSource)
+	v.VsphereVolume = vsphereVirtualDiskVolumeSourcePointers.ShareFrom(v.VsphereVolume, old.VsphereVolume, equalVsphereVirtualDiskVolumeSource, keyVsphereVirtualDiskVolumeSource, internVsphereVirtualDiskVolumeSource)
+	v.Quobyte = quobyteVolumeSourcePointers.ShareFrom(v.Quobyte, old.Quobyte, equalQuobyteVolumeSource, keyQuobyteVolumeSource, internQuobyteVolumeSource)
+	v.AzureDisk = azureDiskVolumeSourcePointers.ShareFrom(v.AzureDisk, old.AzureDisk, equalAzureDiskVolumeSource, keyAzureDiskVolumeSource, internAzureDiskVolumeSource)
+	v.PhotonPersistentDisk = photonPersistentDiskVolumeSourcePointers.ShareFrom(v.PhotonPersistentDisk, old.PhotonPersistentDisk, equalPhotonPersistentDiskVolumeSource, keyPhotonPersistentDiskVolumeSource, internPhotonPersistentDiskVolumeSource)
+	v.Projected = projectedVolumeSourcePointers.ShareFrom(v.Projected, old.Projected, equalProjectedVolumeSource, keyProjectedVolumeSource, internProjectedVolumeSource)
+	v.PortworxVolume = portworxVolumeSourcePointers.ShareFrom(v.PortworxVolume, old.PortworxVolume, equalPortworxVolumeSource, keyPortworxVolumeSource, internPortworxVolumeSource)
+	v.ScaleIO = scaleIOVolumeSourcePointers.ShareFrom(v.ScaleIO, old.ScaleIO, equalScaleIOVolumeSource, keyScaleIOVolumeSource, internScaleIOVolumeSource)
+	v.StorageOS = storageOSVolumeSourcePointers.ShareFrom(v.StorageOS, old.StorageOS, equalStorageOSVolumeSource, keyStorageOSVolumeSource, internStorageOSVolumeSource)
+	v.CSI = cSIVolumeSourcePointers.ShareFrom(v.CSI, old.CSI, equalCSIVolumeSource, keyCSIVolumeSource, internCSIVolumeSource)
+	if v.Ephemeral != nil {
+		internEphemeralVolumeSourceUpdate(v.Ephemeral, old.Ephemeral)
+	}
+	v.Image = imageVolumeSourcePointers.ShareFrom(v.Image, old.Image, equalImageVolumeSource, keyImageVolumeSource, internImageVolumeSource)
+}
+
+// internEphemeralVolumeSourceUpdate is internEphemeralVolumeSource for a
+// new version of an EphemeralVolumeSource whose earlier version, old, may
+// give it equal parts.
+func internEphemeralVolumeSourceUpdate(e, old *corev1.EphemeralVolumeSource) {
+	if old == nil {
+		internEphemeralVolumeSource(e)
+		return
+	}
+	if e.VolumeClaimTemplate != nil {
+		internPersistentVolumeClaimTemplateUpdate(e.VolumeClaimTemplate, old.VolumeClaimTemplate)
+	}
+}
+
+// internPersistentVolumeClaimTemplateUpdate is
+// internPersistentVolumeClaimTemplate for a new version of a
+// PersistentVolumeClaimTemplate whose earlier version, old, may give it
+// equal parts.
+func internPersistentVolumeClaimTemplateUpdate(p, old *corev1.PersistentVolumeClaimTemplate) {
+	if old == nil {
+		internPersistentVolumeClaimTemplate(p)
+		return
+	}
+	internObjectMetaUpdate(&p.ObjectMeta, &old.ObjectMeta)
+	internPersistentVolumeClaimSpecUpdate(&p.Spec, &old.Spec)
+}
+
+// internPersistentVolumeClaimSpecUpdate is internPersistentVolumeClaimSpec
+// for a new version of a PersistentVolumeClaimSpec whose earlier version,
+// old, may give it equal parts.
+func internPersistentVolumeClaimSpecUpdate(p, old *corev1.PersistentVolumeClaimSpec) {
+	if old == nil {
+		internPersistentVolumeClaimSpec(p)
+		return
+	}
+	p.AccessModes = persistentVolumeAccessModeSlices.ShareFrom(p.AccessModes, old.AccessModes, intern.Equal, keyString, internString)
+	p.Selector = labelSelectorPointers.ShareFrom(p.Selector, old.Selector, equalLabelSelector, keyLabelSelector, internLabelSelector)
+	internVolumeResourceRequirementsUpdate(&p.Resources, &old.Resources)
+	p.VolumeName = intern.StringFrom(p.VolumeName, old.VolumeName)
+	p.StorageClassName = stringPointers.ShareFrom(p.StorageClassName, old.StorageClassName, intern.Equal, keyString, internString)
+	p.VolumeMode = persistentVolumeModePointers.ShareFrom(p.VolumeMode, old.VolumeMode, intern.Equal, keyString, internString)
+	p.DataSource = typedLocalObjectReferencePointers.ShareFrom(p.DataSource, old.DataSource, equalTypedLocalObjectReference, keyTypedLocalObjectReference, internTypedLocalObjectReference)
+	p.DataSourceRef = typedObjectReferencePointers.ShareFrom(p.DataSourceRef, old.DataSourceRef, equalTypedObjectReference, keyTypedObjectReference, internTypedObjectReference)
+	p.VolumeAttributesClassName = stringPointers.ShareFrom(p.VolumeAttributesClassName, old.VolumeAttributesClassName, intern.Equal, keyString, internString)
+}
+
+// internVolumeResourceRequirementsUpdate is
+// internVolumeResourceRequirements for a new version of a
+// VolumeResourceRequirements whose earlier version, old, may give it equal
+// parts.
+func internVolumeResourceRequirementsUpdate(v, old *corev1.VolumeResourceRequirements) {
+	if old == nil {
+		internVolumeResourceRequirements(v)
+		return
+	}
+	v.Limits = resourceNameQuantityMaps.ShareFrom(v.Limits, old.Limits, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+	v.Requests = resourceNameQuantityMaps.ShareFrom(v.Requests, old.Requests, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+}
+
+// internContainerUpdate is internContainer for a new version of a
+// Container whose earlier version, old, may give it equal parts.
+func internContainerUpdate(c, old *corev1.Container) {
+	if old == nil {
+		internContainer(c)
+		return
+	}
+	c.Name = intern.StringFrom(c.Name, old.Name)
+	c.Image = intern.StringFrom(c.Image, old.Image)
+	c.Command = stringSlices.ShareFrom(c.Command, old.Command, intern.Equal, keyString, internString)
+	c.Args = stringSlices.ShareFrom(c.Args, old.Args, intern.Equal, keyString, internString)
+	c.WorkingDir = intern.StringFrom(c.WorkingDir, old.WorkingDir)
+	c.Ports = containerPortSlices.ShareFrom(c.Ports, old.Ports, equalContainerPort, keyContainerPort, internContainerPort)
+	c.EnvFrom = envFromSourceSlices.ShareFrom(c.EnvFrom, old.EnvFrom, equalEnvFromSource, keyEnvFromSource, internEnvFromSource)
+	c.Env = envVarSlices.ShareFrom(c.Env, old.Env, equalEnvVar, keyEnvVar, internEnvVar)
+	internResourceRequirementsUpdate(&c.Resources, &old.Resources)
+	c.ResizePolicy = containerResizePolicySlices.ShareFrom(c.ResizePolicy, old.ResizePolicy, equalContainerResizePolicy, keyContainerResizePolicy, internContainerResizePolicy)
+	c.RestartPolicy = containerRestartPolicyPointers.ShareFrom(c.RestartPolicy, old.RestartPolicy, intern.Equal, keyString, internString)
+	c.RestartPolicyRules = containerRestartRuleSlices.ShareFrom(c.RestartPolicyRules, old.RestartPolicyRules, equalContainerRestartRule, keyContainerRestartRule, internContainerRestartRule)
+	c.VolumeMounts = intern.Clip(c.VolumeMounts)
+	for i := range c.VolumeMounts {
+		internVolumeMountUpdate(&c.VolumeMounts[i], intern.At(old.VolumeMounts, i))
+	}
+	c.VolumeDevices = volumeDeviceSlices.ShareFrom(c.VolumeDevices, old.VolumeDevices, equalVolumeDevice, keyVolumeDevice, internVolumeDevice)
+	c.LivenessProbe = probePointers.ShareFrom(c.LivenessProbe, old.LivenessProbe, equalProbe, keyProbe, internProbe)
+	c.ReadinessProbe = probePointers.ShareFrom(c.ReadinessProbe, old.ReadinessProbe, equalProbe, keyProbe, internProbe)
+	c.StartupProbe = probePointers.ShareFrom(c.StartupProbe, old.StartupProbe, equalProbe, keyProbe, internProbe)
+	c.Lifecycle = lifecyclePointers.ShareFrom(c.Lifecycle, old.Lifecycle, equalLifecycle, keyLifecycle, internLifecycle)
+	c.TerminationMessagePath = intern.StringFrom(c.TerminationMessagePath, old.TerminationMessagePath)
+	c.TerminationMessagePolicy = intern.StringFrom(c.TerminationMessagePolicy, old.TerminationMessagePolicy)
+	c.ImagePullPolicy = intern.StringFrom(c.ImagePullPolicy, old.ImagePullPolicy)
+	c.SecurityContext = securityContextPointers.ShareFrom(c.SecurityContext, old.SecurityContext, equalSecurityContext, keySecurityContext, internSecurityContext)
+}
+
+// internResourceRequirementsUpdate is internResourceRequirements for a new
+// version of a ResourceRequirements whose earlier version, old, may give
+// it equal parts.
+func internResourceRequirementsUpdate(r, old *corev1.ResourceRequirements) {
+	if old == nil {
+		internResourceRequirements(r)
+		return
+	}
+	r.Limits = resourceNameQuantityMaps.ShareFrom(r.Limits, old.Limits, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+	r.Requests = resourceNameQuantityMaps.ShareFrom(r.Requests, old.Requests, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+	r.Claims = resourceClaimSlices.ShareFrom(r.Claims, old.Claims, equalResourceClaim, keyResourceClaim, internResourceClaim)
+}
+
+// internVolumeMountUpdate is internVolumeMount for a new version of a
+// VolumeMount whose earlier version, old, may give it equal parts.
+func internVolumeMountUpdate(v, old *corev1.VolumeMount) {
+	if old == nil {
+		internVolumeMount(v)
+		return
+	}
+	v.Name = intern.StringFrom(v.Name, old.Name)
+	v.RecursiveReadOnly = recursiveReadOnlyModePointers.ShareFrom(v.RecursiveReadOnly, old.RecursiveReadOnly, intern.Equal, keyString, internString)
+	v.MountPath = intern.StringFrom(v.MountPath, old.MountPath)
+	v.SubPath = intern.StringFrom(v.SubPath, old.SubPath)
+	v.MountPropagation = mountPropagationModePointers.ShareFrom(v.MountPropagation, old.MountPropagation, intern.Equal, keyString, internString)
+	v.SubPathExpr = intern.StringFrom(v.SubPathExpr, old.SubPathExpr)
+	v.BindMountOptions = stringSlices.ShareFrom(v.BindMountOptions, old.BindMountOptions, intern.Equal, keyString, internString)
+}
+
+// internEphemeralContainerUpdate is internEphemeralContainer for a new
+// version of an EphemeralContainer whose earlier version, old, may give it
+// equal parts.
+func internEphemeralContainerUpdate(e, old *corev1.EphemeralContainer) {
+	if old == nil {
+		internEphemeralContainer(e)
+		return
+	}
+	internEphemeralContainerCommonUpdate(&e.EphemeralContainerCommon, &old.EphemeralContainerCommon)
+	e.TargetContainerName = intern.StringFrom(e.TargetContainerName, old.TargetContainerName)
+}
+
+// internEphemeralContainerCommonUpdate is internEphemeralContainerCommon
+// for a new version of an EphemeralContainerCommon whose earlier version,
+// old, may give it equal parts.
+func internEphemeralContainerCommonUpdate(e, old *corev1.EphemeralContainerCommon) {
+	if old == nil {
+		internEphemeralContainerCommon(e)
+		return
+	}
+	e.Name = intern.StringFrom(e.Name, old.Name)
+	e.Image = intern.StringFrom(e.Image, old.Image)
+	e.Command = stringSlices.ShareFrom(e.Command, old.Command, intern.Equal, keyString, internString)
+	e.Args = stringSlices.ShareFrom(e.Args, old.Args, intern.Equal, keyString, internString)
+	e.WorkingDir = intern.StringFrom(e.WorkingDir, old.WorkingDir)
+	e.Ports = containerPortSlices.ShareFrom(e.Ports, old.Ports, equalContainerPort, keyContainerPort, internContainerPort)
+	e.EnvFrom = envFromSourceSlices.ShareFrom(e.EnvFrom, old.EnvFrom, equalEnvFromSource, keyEnvFromSource, internEnvFromSource)
+	e.Env = envVarSlices.ShareFrom(e.Env, old.Env, equalEnvVar, keyEnvVar, internEnvVar)
+	internResourceRequirementsUpdate(&e.Resources, &old.Resources)
+	e.ResizePolicy = containerResizePolicySlices.ShareFrom(e.ResizePolicy, old.ResizePolicy, equalContainerResizePolicy, keyContainerResizePolicy, internContainerResizePolicy)
+	e.RestartPolicy = containerRestartPolicyPointers.ShareFrom(e.RestartPolicy, old.RestartPolicy, intern.Equal, keyString, internString)
+	e.RestartPolicyRules = containerRestartRuleSlices.ShareFrom(e.RestartPolicyRules, old.RestartPolicyRules, equalContainerRestartRule, keyContainerRestartRule, internContainerRestartRule)
+	e.VolumeMounts = intern.Clip(e.VolumeMounts)
+	for i := range e.VolumeMounts {
+		internVolumeMountUpdate(&e.VolumeMounts[i], intern.At(old.VolumeMounts, i))
+	}
+	e.VolumeDevices = volumeDeviceSlices.ShareFrom(e.VolumeDevices, old.VolumeDevices, equalVolumeDevice, keyVolumeDevice, internVolumeDevice)
+	e.LivenessProbe = probePointers.ShareFrom(e.LivenessProbe, old.LivenessProbe, equalProbe, keyProbe, internProbe)
+	e.ReadinessProbe = probePointers.ShareFrom(e.ReadinessProbe, old.ReadinessProbe, equalProbe, keyProbe, internProbe)
+	e.StartupProbe = probePointers.ShareFrom(e.StartupProbe, old.StartupProbe, equalProbe, keyProbe, internProbe)
+	e.Lifecycle = lifecyclePointers.ShareFrom(e.Lifecycle, old.Lifecycle, equalLifecycle, keyLifecycle, internLifecycle)
+	e.TerminationMessagePath = intern.StringFrom(e.TerminationMessagePath, old.TerminationMessagePath)
+	e.TerminationMessagePolicy = intern.StringFrom(e.TerminationMessagePolicy, old.TerminationMessagePolicy)
+	e.ImagePullPolicy = intern.StringFrom(e.ImagePullPolicy, old.ImagePullPolicy)
+	e.SecurityContext = securityContextPointers.ShareFrom(e.SecurityContext, old.SecurityContext, equalSecurityContext, keySecurityContext, internSecurityContext)
+}
+
+// internHostAliasUpdate is internHostAlias for a new version of a
+// HostAlias whose earlier version, old, may give it equal parts.
+func internHostAliasUpdate(h, old *corev1.HostAlias) {
+	if old == nil {
+		internHostAlias(h)
+		return
+	}
+	h.Hostnames = stringSlices.ShareFrom(h.Hostnames, old.Hostnames, intern.Equal, keyString, internString)
+}
+
+// internDeploymentStrategyUpdate is internDeploymentStrategy for a new
+// version of a DeploymentStrategy whose earlier version, old, may give it
+// equal parts.
+func internDeploymentStrategyUpdate(d, old *appsv1.DeploymentStrategy) {
+	if old == nil {
+		internDeploymentStrategy(d)
+		return
+	}
+	d.Type = intern.StringFrom(d.Type, old.Type)
+	d.RollingUpdate = rollingUpdateDeploymentPointers.ShareFrom(d.RollingUpdate, old.RollingUpdate, equalRollingUpdateDeployment, keyRollingUpdateDeployment, internRollingUpdateDeployment)
+}
+
+// internDeploymentStatusUpdate is internDeploymentStatus for a new version
+// of a DeploymentStatus whose earlier version, old, may give it equal
+// parts.
+func internDeploymentStatusUpdate(d, old *appsv1.DeploymentStatus) {
+	if old == nil {
+		internDeploymentStatus(d)
+		return
+	}
+	d.TerminatingReplicas = intern.Int32From(d.TerminatingReplicas, old.TerminatingReplicas)
+	d.Conditions = intern.Clip(d.Conditions)
+	for i := range d.Conditions {
+		internDeploymentConditionUpdate(&d.Conditions[i], intern.At(old.Conditions, i))
+	}
+	d.CollisionCount = intern.Int32From(d.CollisionCount, old.CollisionCount)
+}
+
+// internDeploymentConditionUpdate is internDeploymentCondition for a new
+// version of a DeploymentCondition whose earlier version, old, may give it
+// equal parts.
+func internDeploymentConditionUpdate(d, old *appsv1.DeploymentCondition) {
+	if old == nil {
+		internDeploymentCondition(d)
+		return
+	}
+	d.Type = intern.StringFrom(d.Type, old.Type)
+	d.Status = intern.StringFrom(d.Status, old.Status)
+	d.Reason = intern.StringFrom(d.Reason, old.Reason)
+	d.Message = intern.StringFrom(d.Message, old.Message)
+}
+
 // keyOwnerReference writes every field of an OwnerReference, in
 // declaration order (see intern.Key).
 func keyOwnerReference(k *intern.Key, o *metav1.OwnerReference) {
@@ -2381,6 +2813,931 @@ func keyRollingUpdateDeployment(k *intern.Key, r *appsv1.RollingUpdateDeployment
 	if k.Ptr(r.MaxSurge != nil) {
 		keyIntOrString(k, r.MaxSurge)
 	}
+}
+
+// equalOwnerReference reports whether two OwnerReferences are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalOwnerReference(a, b *metav1.OwnerReference) bool {
+	return a.APIVersion == b.APIVersion &&
+		a.Kind == b.Kind &&
+		a.Name == b.Name &&
+		a.UID == b.UID &&
+		intern.EqualPtr(a.Controller, b.Controller) &&
+		intern.EqualPtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
+}
+
+// equalFieldsV1 reports whether two FieldsV1s are equal, field by field:
+// only if they are reflect.DeepEqual (see intern.Equal).
+func equalFieldsV1(a, b *metav1.FieldsV1) bool {
+	return intern.EqualBytes(a.GetRawBytes(), b.GetRawBytes())
+}
+
+// equalLabelSelector reports whether two LabelSelectors are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalLabelSelector(a, b *metav1.LabelSelector) bool {
+	return intern.EqualMap(a.MatchLabels, b.MatchLabels) &&
+		intern.EqualSliceFunc(a.MatchExpressions, b.MatchExpressions, equalLabelSelectorRequirement)
+}
+
+// equalLabelSelectorRequirement reports whether two
+// LabelSelectorRequirements are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalLabelSelectorRequirement(a, b *metav1.LabelSelectorRequirement) bool {
+	return a.Key == b.Key &&
+		a.Operator == b.Operator &&
+		intern.EqualSlice(a.Values, b.Values)
+}
+
+// equalHostPathVolumeSource reports whether two HostPathVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalHostPathVolumeSource(a, b *corev1.HostPathVolumeSource) bool {
+	return a.Path == b.Path &&
+		intern.EqualPtr(a.Type, b.Type)
+}
+
+// equalEmptyDirVolumeSource reports whether two EmptyDirVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalEmptyDirVolumeSource(a, b *corev1.EmptyDirVolumeSource) bool {
+	return a.Medium == b.Medium &&
+		intern.EqualPtrFunc(a.SizeLimit, b.SizeLimit, intern.EqualQuantity) &&
+		intern.EqualPtr(a.Mode, b.Mode)
+}
+
+// equalGCEPersistentDiskVolumeSource reports whether two
+// GCEPersistentDiskVolumeSources are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalGCEPersistentDiskVolumeSource(a, b *corev1.GCEPersistentDiskVolumeSource) bool {
+	return a.PDName == b.PDName &&
+		a.FSType == b.FSType &&
+		a.Partition == b.Partition &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalAWSElasticBlockStoreVolumeSource reports whether two
+// AWSElasticBlockStoreVolumeSources are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalAWSElasticBlockStoreVolumeSource(a, b *corev1.AWSElasticBlockStoreVolumeSource) bool {
+	return a.VolumeID == b.VolumeID &&
+		a.FSType == b.FSType &&
+		a.Partition == b.Partition &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalGitRepoVolumeSource reports whether two GitRepoVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalGitRepoVolumeSource(a, b *corev1.GitRepoVolumeSource) bool {
+	return a.Repository == b.Repository &&
+		a.Revision == b.Revision &&
+		a.Directory == b.Directory
+}
+
+// equalSecretVolumeSource reports whether two SecretVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalSecretVolumeSource(a, b *corev1.SecretVolumeSource) bool {
+	return a.SecretName == b.SecretName &&
+		intern.EqualSliceFunc(a.Items, b.Items, equalKeyToPath) &&
+		intern.EqualPtr(a.DefaultMode, b.DefaultMode) &&
+		intern.EqualPtr(a.Optional, b.Optional) &&
+		intern.EqualPtr(a.DefaultUser, b.DefaultUser)
+}
+
+// equalKeyToPath reports whether two KeyToPaths are equal, field by field:
+// only if they are reflect.DeepEqual (see intern.Equal).
+func equalKeyToPath(a, b *corev1.KeyToPath) bool {
+	return a.Key == b.Key &&
+		a.Path == b.Path &&
+		intern.EqualPtr(a.Mode, b.Mode) &&
+		intern.EqualPtr(a.User, b.User)
+}
+
+// equalNFSVolumeSource reports whether two NFSVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalNFSVolumeSource(a, b *corev1.NFSVolumeSource) bool {
+	return a.Server == b.Server &&
+		a.Path == b.Path &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalISCSIVolumeSource reports whether two ISCSIVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalISCSIVolumeSource(a, b *corev1.ISCSIVolumeSource) bool {
+	return a.TargetPortal == b.TargetPortal &&
+		a.IQN == b.IQN &&
+		a.Lun == b.Lun &&
+		a.ISCSIInterface == b.ISCSIInterface &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly &&
+		intern.EqualSlice(a.Portals, b.Portals) &&
+		a.DiscoveryCHAPAuth == b.DiscoveryCHAPAuth &&
+		a.SessionCHAPAuth == b.SessionCHAPAuth &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference) &&
+		intern.EqualPtr(a.InitiatorName, b.InitiatorName)
+}
+
+// equalLocalObjectReference reports whether two LocalObjectReferences are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalLocalObjectReference(a, b *corev1.LocalObjectReference) bool {
+	return a.Name == b.Name
+}
+
+// equalGlusterfsVolumeSource reports whether two GlusterfsVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalGlusterfsVolumeSource(a, b *corev1.GlusterfsVolumeSource) bool {
+	return a.EndpointsName == b.EndpointsName &&
+		a.Path == b.Path &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalPersistentVolumeClaimVolumeSource reports whether two
+// PersistentVolumeClaimVolumeSources are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalPersistentVolumeClaimVolumeSource(a, b *corev1.PersistentVolumeClaimVolumeSource) bool {
+	return a.ClaimName == b.ClaimName &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalRBDVolumeSource reports whether two RBDVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalRBDVolumeSource(a, b *corev1.RBDVolumeSource) bool {
+	return intern.EqualSlice(a.CephMonitors, b.CephMonitors) &&
+		a.RBDImage == b.RBDImage &&
+		a.FSType == b.FSType &&
+		a.RBDPool == b.RBDPool &&
+		a.RadosUser == b.RadosUser &&
+		a.Keyring == b.Keyring &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference) &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalFlexVolumeSource reports whether two FlexVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalFlexVolumeSource(a, b *corev1.FlexVolumeSource) bool {
+	return a.Driver == b.Driver &&
+		a.FSType == b.FSType &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference) &&
+		a.ReadOnly == b.ReadOnly &&
+		intern.EqualMap(a.Options, b.Options)
+}
+
+// equalCinderVolumeSource reports whether two CinderVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalCinderVolumeSource(a, b *corev1.CinderVolumeSource) bool {
+	return a.VolumeID == b.VolumeID &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference)
+}
+
+// equalCephFSVolumeSource reports whether two CephFSVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalCephFSVolumeSource(a, b *corev1.CephFSVolumeSource) bool {
+	return intern.EqualSlice(a.Monitors, b.Monitors) &&
+		a.Path == b.Path &&
+		a.User == b.User &&
+		a.SecretFile == b.SecretFile &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference) &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalFlockerVolumeSource reports whether two FlockerVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalFlockerVolumeSource(a, b *corev1.FlockerVolumeSource) bool {
+	return a.DatasetName == b.DatasetName &&
+		a.DatasetUUID == b.DatasetUUID
+}
+
+// equalDownwardAPIVolumeSource reports whether two
+// DownwardAPIVolumeSources are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalDownwardAPIVolumeSource(a, b *corev1.DownwardAPIVolumeSource) bool {
+	return intern.EqualSliceFunc(a.Items, b.Items, equalDownwardAPIVolumeFile) &&
+		intern.EqualPtr(a.DefaultMode, b.DefaultMode) &&
+		intern.EqualPtr(a.DefaultUser, b.DefaultUser)
+}
+
+// equalDownwardAPIVolumeFile reports whether two DownwardAPIVolumeFiles
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalDownwardAPIVolumeFile(a, b *corev1.DownwardAPIVolumeFile) bool {
+	return a.Path == b.Path &&
+		intern.EqualPtrFunc(a.FieldRef, b.FieldRef, equalObjectFieldSelector) &&
+		intern.EqualPtrFunc(a.ResourceFieldRef, b.ResourceFieldRef, equalResourceFieldSelector) &&
+		intern.EqualPtr(a.Mode, b.Mode) &&
+		intern.EqualPtr(a.User, b.User)
+}
+
+// equalObjectFieldSelector reports whether two ObjectFieldSelectors are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalObjectFieldSelector(a, b *corev1.ObjectFieldSelector) bool {
+	return a.APIVersion == b.APIVersion &&
+		a.FieldPath == b.FieldPath
+}
+
+// equalResourceFieldSelector reports whether two ResourceFieldSelectors
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalResourceFieldSelector(a, b *corev1.ResourceFieldSelector) bool {
+	return a.ContainerName == b.ContainerName &&
+		a.Resource == b.Resource &&
+		intern.EqualQuantity(&a.Divisor, &b.Divisor)
+}
+
+// equalFCVolumeSource reports whether two FCVolumeSources are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalFCVolumeSource(a, b *corev1.FCVolumeSource) bool {
+	return intern.EqualSlice(a.TargetWWNs, b.TargetWWNs) &&
+		intern.EqualPtr(a.Lun, b.Lun) &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly &&
+		intern.EqualSlice(a.WWIDs, b.WWIDs)
+}
+
+// equalAzureFileVolumeSource reports whether two AzureFileVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalAzureFileVolumeSource(a, b *corev1.AzureFileVolumeSource) bool {
+	return a.SecretName == b.SecretName &&
+		a.ShareName == b.ShareName &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalConfigMapVolumeSource reports whether two ConfigMapVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalConfigMapVolumeSource(a, b *corev1.ConfigMapVolumeSource) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		intern.EqualSliceFunc(a.Items, b.Items, equalKeyToPath) &&
+		intern.EqualPtr(a.DefaultMode, b.DefaultMode) &&
+		intern.EqualPtr(a.Optional, b.Optional) &&
+		intern.EqualPtr(a.DefaultUser, b.DefaultUser)
+}
+
+// equalVsphereVirtualDiskVolumeSource reports whether two
+// VsphereVirtualDiskVolumeSources are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalVsphereVirtualDiskVolumeSource(a, b *corev1.VsphereVirtualDiskVolumeSource) bool {
+	return a.VolumePath == b.VolumePath &&
+		a.FSType == b.FSType &&
+		a.StoragePolicyName == b.StoragePolicyName &&
+		a.StoragePolicyID == b.StoragePolicyID
+}
+
+// equalQuobyteVolumeSource reports whether two QuobyteVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalQuobyteVolumeSource(a, b *corev1.QuobyteVolumeSource) bool {
+	return a.Registry == b.Registry &&
+		a.Volume == b.Volume &&
+		a.ReadOnly == b.ReadOnly &&
+		a.User == b.User &&
+		a.Group == b.Group &&
+		a.Tenant == b.Tenant
+}
+
+// equalAzureDiskVolumeSource reports whether two AzureDiskVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalAzureDiskVolumeSource(a, b *corev1.AzureDiskVolumeSource) bool {
+	return a.DiskName == b.DiskName &&
+		a.DataDiskURI == b.DataDiskURI &&
+		intern.EqualPtr(a.CachingMode, b.CachingMode) &&
+		intern.EqualPtr(a.FSType, b.FSType) &&
+		intern.EqualPtr(a.ReadOnly, b.ReadOnly) &&
+		intern.EqualPtr(a.Kind, b.Kind)
+}
+
+// equalPhotonPersistentDiskVolumeSource reports whether two
+// PhotonPersistentDiskVolumeSources are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalPhotonPersistentDiskVolumeSource(a, b *corev1.PhotonPersistentDiskVolumeSource) bool {
+	return a.PdID == b.PdID &&
+		a.FSType == b.FSType
+}
+
+// equalProjectedVolumeSource reports whether two ProjectedVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalProjectedVolumeSource(a, b *corev1.ProjectedVolumeSource) bool {
+	return intern.EqualSliceFunc(a.Sources, b.Sources, equalVolumeProjection) &&
+		intern.EqualPtr(a.DefaultMode, b.DefaultMode) &&
+		intern.EqualPtr(a.DefaultUser, b.DefaultUser)
+}
+
+// equalVolumeProjection reports whether two VolumeProjections are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalVolumeProjection(a, b *corev1.VolumeProjection) bool {
+	return intern.EqualPtrFunc(a.Secret, b.Secret, equalSecretProjection) &&
+		intern.EqualPtrFunc(a.DownwardAPI, b.DownwardAPI, equalDownwardAPIProjection) &&
+		intern.EqualPtrFunc(a.ConfigMap, b.ConfigMap, equalConfigMapProjection) &&
+		intern.EqualPtrFunc(a.ServiceAccountToken, b.ServiceAccountToken, equalServiceAccountTokenProjection) &&
+		intern.EqualPtrFunc(a.ClusterTrustBundle, b.ClusterTrustBundle, equalClusterTrustBundleProjection) &&
+		intern.EqualPtrFunc(a.PodCertificate, b.PodCertificate, equalPodCertificateProjection)
+}
+
+// equalSecretProjection reports whether two SecretProjections are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSecretProjection(a, b *corev1.SecretProjection) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		intern.EqualSliceFunc(a.Items, b.Items, equalKeyToPath) &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalDownwardAPIProjection reports whether two DownwardAPIProjections
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalDownwardAPIProjection(a, b *corev1.DownwardAPIProjection) bool {
+	return intern.EqualSliceFunc(a.Items, b.Items, equalDownwardAPIVolumeFile)
+}
+
+// equalConfigMapProjection reports whether two ConfigMapProjections are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalConfigMapProjection(a, b *corev1.ConfigMapProjection) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		intern.EqualSliceFunc(a.Items, b.Items, equalKeyToPath) &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalServiceAccountTokenProjection reports whether two
+// ServiceAccountTokenProjections are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalServiceAccountTokenProjection(a, b *corev1.ServiceAccountTokenProjection) bool {
+	return a.Audience == b.Audience &&
+		intern.EqualPtr(a.ExpirationSeconds, b.ExpirationSeconds) &&
+		a.Path == b.Path &&
+		intern.EqualPtr(a.User, b.User)
+}
+
+// equalClusterTrustBundleProjection reports whether two
+// ClusterTrustBundleProjections are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalClusterTrustBundleProjection(a, b *corev1.ClusterTrustBundleProjection) bool {
+	return intern.EqualPtr(a.Name, b.Name) &&
+		intern.EqualPtr(a.SignerName, b.SignerName) &&
+		intern.EqualPtrFunc(a.LabelSelector, b.LabelSelector, equalLabelSelector) &&
+		intern.EqualPtr(a.Optional, b.Optional) &&
+		a.Path == b.Path &&
+		intern.EqualPtr(a.User, b.User)
+}
+
+// equalPodCertificateProjection reports whether two
+// PodCertificateProjections are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalPodCertificateProjection(a, b *corev1.PodCertificateProjection) bool {
+	return a.SignerName == b.SignerName &&
+		a.KeyType == b.KeyType &&
+		intern.EqualPtr(a.MaxExpirationSeconds, b.MaxExpirationSeconds) &&
+		a.CredentialBundlePath == b.CredentialBundlePath &&
+		a.KeyPath == b.KeyPath &&
+		a.CertificateChainPath == b.CertificateChainPath &&
+		intern.EqualMap(a.UserAnnotations, b.UserAnnotations) &&
+		intern.EqualPtr(a.User, b.User)
+}
+
+// equalPortworxVolumeSource reports whether two PortworxVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalPortworxVolumeSource(a, b *corev1.PortworxVolumeSource) bool {
+	return a.VolumeID == b.VolumeID &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalScaleIOVolumeSource reports whether two ScaleIOVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalScaleIOVolumeSource(a, b *corev1.ScaleIOVolumeSource) bool {
+	return a.Gateway == b.Gateway &&
+		a.System == b.System &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference) &&
+		a.SSLEnabled == b.SSLEnabled &&
+		a.ProtectionDomain == b.ProtectionDomain &&
+		a.StoragePool == b.StoragePool &&
+		a.StorageMode == b.StorageMode &&
+		a.VolumeName == b.VolumeName &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalStorageOSVolumeSource reports whether two StorageOSVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalStorageOSVolumeSource(a, b *corev1.StorageOSVolumeSource) bool {
+	return a.VolumeName == b.VolumeName &&
+		a.VolumeNamespace == b.VolumeNamespace &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference)
+}
+
+// equalCSIVolumeSource reports whether two CSIVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalCSIVolumeSource(a, b *corev1.CSIVolumeSource) bool {
+	return a.Driver == b.Driver &&
+		intern.EqualPtr(a.ReadOnly, b.ReadOnly) &&
+		intern.EqualPtr(a.FSType, b.FSType) &&
+		intern.EqualMap(a.VolumeAttributes, b.VolumeAttributes) &&
+		intern.EqualPtrFunc(a.NodePublishSecretRef, b.NodePublishSecretRef, equalLocalObjectReference)
+}
+
+// equalTypedLocalObjectReference reports whether two
+// TypedLocalObjectReferences are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalTypedLocalObjectReference(a, b *corev1.TypedLocalObjectReference) bool {
+	return intern.EqualPtr(a.APIGroup, b.APIGroup) &&
+		a.Kind == b.Kind &&
+		a.Name == b.Name
+}
+
+// equalTypedObjectReference reports whether two TypedObjectReferences are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalTypedObjectReference(a, b *corev1.TypedObjectReference) bool {
+	return intern.EqualPtr(a.APIGroup, b.APIGroup) &&
+		a.Kind == b.Kind &&
+		a.Name == b.Name &&
+		intern.EqualPtr(a.Namespace, b.Namespace)
+}
+
+// equalImageVolumeSource reports whether two ImageVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalImageVolumeSource(a, b *corev1.ImageVolumeSource) bool {
+	return a.Reference == b.Reference &&
+		a.PullPolicy == b.PullPolicy
+}
+
+// equalContainerPort reports whether two ContainerPorts are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalContainerPort(a, b *corev1.ContainerPort) bool {
+	return a.Name == b.Name &&
+		a.HostPort == b.HostPort &&
+		a.ContainerPort == b.ContainerPort &&
+		a.Protocol == b.Protocol &&
+		a.HostIP == b.HostIP
+}
+
+// equalEnvFromSource reports whether two EnvFromSources are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalEnvFromSource(a, b *corev1.EnvFromSource) bool {
+	return a.Prefix == b.Prefix &&
+		intern.EqualPtrFunc(a.ConfigMapRef, b.ConfigMapRef, equalConfigMapEnvSource) &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalSecretEnvSource)
+}
+
+// equalConfigMapEnvSource reports whether two ConfigMapEnvSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalConfigMapEnvSource(a, b *corev1.ConfigMapEnvSource) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalSecretEnvSource reports whether two SecretEnvSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSecretEnvSource(a, b *corev1.SecretEnvSource) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalEnvVar reports whether two EnvVars are equal, field by field: only
+// if they are reflect.DeepEqual (see intern.Equal).
+func equalEnvVar(a, b *corev1.EnvVar) bool {
+	return a.Name == b.Name &&
+		a.Value == b.Value &&
+		intern.EqualPtrFunc(a.ValueFrom, b.ValueFrom, equalEnvVarSource)
+}
+
+// equalEnvVarSource reports whether two EnvVarSources are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalEnvVarSource(a, b *corev1.EnvVarSource) bool {
+	return intern.EqualPtrFunc(a.FieldRef, b.FieldRef, equalObjectFieldSelector) &&
+		intern.EqualPtrFunc(a.ResourceFieldRef, b.ResourceFieldRef, equalResourceFieldSelector) &&
+		intern.EqualPtrFunc(a.ConfigMapKeyRef, b.ConfigMapKeyRef, equalConfigMapKeySelector) &&
+		intern.EqualPtrFunc(a.SecretKeyRef, b.SecretKeyRef, equalSecretKeySelector) &&
+		intern.EqualPtrFunc(a.FileKeyRef, b.FileKeyRef, equalFileKeySelector)
+}
+
+// equalConfigMapKeySelector reports whether two ConfigMapKeySelectors are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalConfigMapKeySelector(a, b *corev1.ConfigMapKeySelector) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		a.Key == b.Key &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalSecretKeySelector reports whether two SecretKeySelectors are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSecretKeySelector(a, b *corev1.SecretKeySelector) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		a.Key == b.Key &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalFileKeySelector reports whether two FileKeySelectors are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalFileKeySelector(a, b *corev1.FileKeySelector) bool {
+	return a.VolumeName == b.VolumeName &&
+		a.Path == b.Path &&
+		a.Key == b.Key &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalResourceClaim reports whether two ResourceClaims are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalResourceClaim(a, b *corev1.ResourceClaim) bool {
+	return a.Name == b.Name &&
+		a.Request == b.Request
+}
+
+// equalContainerResizePolicy reports whether two ContainerResizePolicies
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalContainerResizePolicy(a, b *corev1.ContainerResizePolicy) bool {
+	return a.ResourceName == b.ResourceName &&
+		a.RestartPolicy == b.RestartPolicy
+}
+
+// equalContainerRestartRule reports whether two ContainerRestartRules are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalContainerRestartRule(a, b *corev1.ContainerRestartRule) bool {
+	return a.Action == b.Action &&
+		intern.EqualPtrFunc(a.ExitCodes, b.ExitCodes, equalContainerRestartRuleOnExitCodes)
+}
+
+// equalContainerRestartRuleOnExitCodes reports whether two
+// ContainerRestartRuleOnExitCodeses are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalContainerRestartRuleOnExitCodes(a, b *corev1.ContainerRestartRuleOnExitCodes) bool {
+	return a.Operator == b.Operator &&
+		intern.EqualSlice(a.Values, b.Values)
+}
+
+// equalVolumeDevice reports whether two VolumeDevices are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalVolumeDevice(a, b *corev1.VolumeDevice) bool {
+	return a.Name == b.Name &&
+		a.DevicePath == b.DevicePath
+}
+
+// equalProbe reports whether two Probes are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalProbe(a, b *corev1.Probe) bool {
+	return equalProbeHandler(&a.ProbeHandler, &b.ProbeHandler) &&
+		a.InitialDelaySeconds == b.InitialDelaySeconds &&
+		a.TimeoutSeconds == b.TimeoutSeconds &&
+		a.PeriodSeconds == b.PeriodSeconds &&
+		a.SuccessThreshold == b.SuccessThreshold &&
+		a.FailureThreshold == b.FailureThreshold &&
+		intern.EqualPtr(a.TerminationGracePeriodSeconds, b.TerminationGracePeriodSeconds)
+}
+
+// equalProbeHandler reports whether two ProbeHandlers are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalProbeHandler(a, b *corev1.ProbeHandler) bool {
+	return intern.EqualPtrFunc(a.Exec, b.Exec, equalExecAction) &&
+		intern.EqualPtrFunc(a.HTTPGet, b.HTTPGet, equalHTTPGetAction) &&
+		intern.EqualPtrFunc(a.TCPSocket, b.TCPSocket, equalTCPSocketAction) &&
+		intern.EqualPtrFunc(a.GRPC, b.GRPC, equalGRPCAction)
+}
+
+// equalExecAction reports whether two ExecActions are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalExecAction(a, b *corev1.ExecAction) bool {
+	return intern.EqualSlice(a.Command, b.Command)
+}
+
+// equalHTTPGetAction reports whether two HTTPGetActions are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalHTTPGetAction(a, b *corev1.HTTPGetAction) bool {
+	return a.Path == b.Path &&
+		equalIntOrString(&a.Port, &b.Port) &&
+		a.Host == b.Host &&
+		a.Scheme == b.Scheme &&
+		intern.EqualSliceFunc(a.HTTPHeaders, b.HTTPHeaders, equalHTTPHeader) &&
+		intern.EqualPtr(a.Protocol, b.Protocol)
+}
+
+// equalIntOrString reports whether two IntOrStrings are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalIntOrString(a, b *intstr.IntOrString) bool {
+	return a.Type == b.Type &&
+		a.IntVal == b.IntVal &&
+		a.StrVal == b.StrVal
+}
+
+// equalHTTPHeader reports whether two HTTPHeaders are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalHTTPHeader(a, b *corev1.HTTPHeader) bool {
+	return a.Name == b.Name &&
+		a.Value == b.Value
+}
+
+// equalTCPSocketAction reports whether two TCPSocketActions are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalTCPSocketAction(a, b *corev1.TCPSocketAction) bool {
+	return equalIntOrString(&a.Port, &b.Port) &&
+		a.Host == b.Host
+}
+
+// equalGRPCAction reports whether two GRPCActions are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalGRPCAction(a, b *corev1.GRPCAction) bool {
+	return a.Port == b.Port &&
+		intern.EqualPtr(a.Service, b.Service) &&
+		intern.EqualPtr(a.Mode, b.Mode)
+}
+
+// equalLifecycle reports whether two Lifecycles are equal, field by field:
+// only if they are reflect.DeepEqual (see intern.Equal).
+func equalLifecycle(a, b *corev1.Lifecycle) bool {
+	return intern.EqualPtrFunc(a.PostStart, b.PostStart, equalLifecycleHandler) &&
+		intern.EqualPtrFunc(a.PreStop, b.PreStop, equalLifecycleHandler) &&
+		intern.EqualPtr(a.StopSignal, b.StopSignal)
+}
+
+// equalLifecycleHandler reports whether two LifecycleHandlers are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalLifecycleHandler(a, b *corev1.LifecycleHandler) bool {
+	return intern.EqualPtrFunc(a.Exec, b.Exec, equalExecAction) &&
+		intern.EqualPtrFunc(a.HTTPGet, b.HTTPGet, equalHTTPGetAction) &&
+		intern.EqualPtrFunc(a.TCPSocket, b.TCPSocket, equalTCPSocketAction) &&
+		intern.EqualPtrFunc(a.Sleep, b.Sleep, equalSleepAction)
+}
+
+// equalSleepAction reports whether two SleepActions are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSleepAction(a, b *corev1.SleepAction) bool {
+	return a.Seconds == b.Seconds
+}
+
+// equalSecurityContext reports whether two SecurityContexts are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSecurityContext(a, b *corev1.SecurityContext) bool {
+	return intern.EqualPtrFunc(a.Capabilities, b.Capabilities, equalCapabilities) &&
+		intern.EqualPtr(a.Privileged, b.Privileged) &&
+		intern.EqualPtrFunc(a.SELinuxOptions, b.SELinuxOptions, equalSELinuxOptions) &&
+		intern.EqualPtrFunc(a.WindowsOptions, b.WindowsOptions, equalWindowsSecurityContextOptions) &&
+		intern.EqualPtr(a.RunAsUser, b.RunAsUser) &&
+		intern.EqualPtr(a.RunAsGroup, b.RunAsGroup) &&
+		intern.EqualPtr(a.RunAsNonRoot, b.RunAsNonRoot) &&
+		intern.EqualPtr(a.ReadOnlyRootFilesystem, b.ReadOnlyRootFilesystem) &&
+		intern.EqualPtr(a.AllowPrivilegeEscalation, b.AllowPrivilegeEscalation) &&
+		intern.EqualPtr(a.ProcMount, b.ProcMount) &&
+		intern.EqualPtrFunc(a.SeccompProfile, b.SeccompProfile, equalSeccompProfile) &&
+		intern.EqualPtrFunc(a.AppArmorProfile, b.AppArmorProfile, equalAppArmorProfile)
+}
+
+// equalCapabilities reports whether two Capabilitieses are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalCapabilities(a, b *corev1.Capabilities) bool {
+	return intern.EqualSlice(a.Add, b.Add) &&
+		intern.EqualSlice(a.Drop, b.Drop)
+}
+
+// equalSELinuxOptions reports whether two SELinuxOptionses are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSELinuxOptions(a, b *corev1.SELinuxOptions) bool {
+	return a.User == b.User &&
+		a.Role == b.Role &&
+		a.Type == b.Type &&
+		a.Level == b.Level
+}
+
+// equalWindowsSecurityContextOptions reports whether two
+// WindowsSecurityContextOptionses are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalWindowsSecurityContextOptions(a, b *corev1.WindowsSecurityContextOptions) bool {
+	return intern.EqualPtr(a.GMSACredentialSpecName, b.GMSACredentialSpecName) &&
+		intern.EqualPtr(a.GMSACredentialSpec, b.GMSACredentialSpec) &&
+		intern.EqualPtr(a.RunAsUserName, b.RunAsUserName) &&
+		intern.EqualPtr(a.HostProcess, b.HostProcess)
+}
+
+// equalSeccompProfile reports whether two SeccompProfiles are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSeccompProfile(a, b *corev1.SeccompProfile) bool {
+	return a.Type == b.Type &&
+		intern.EqualPtr(a.LocalhostProfile, b.LocalhostProfile)
+}
+
+// equalAppArmorProfile reports whether two AppArmorProfiles are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalAppArmorProfile(a, b *corev1.AppArmorProfile) bool {
+	return a.Type == b.Type &&
+		intern.EqualPtr(a.LocalhostProfile, b.LocalhostProfile)
+}
+
+// equalPodSecurityContext reports whether two PodSecurityContexts are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalPodSecurityContext(a, b *corev1.PodSecurityContext) bool {
+	return intern.EqualPtrFunc(a.SELinuxOptions, b.SELinuxOptions, equalSELinuxOptions) &&
+		intern.EqualPtrFunc(a.WindowsOptions, b.WindowsOptions, equalWindowsSecurityContextOptions) &&
+		intern.EqualPtr(a.RunAsUser, b.RunAsUser) &&
+		intern.EqualPtr(a.RunAsGroup, b.RunAsGroup) &&
+		intern.EqualPtr(a.RunAsNonRoot, b.RunAsNonRoot) &&
+		intern.EqualSlice(a.SupplementalGroups, b.SupplementalGroups) &&
+		intern.EqualPtr(a.SupplementalGroupsPolicy, b.SupplementalGroupsPolicy) &&
+		intern.EqualPtr(a.FSGroup, b.FSGroup) &&
+		intern.EqualSliceFunc(a.Sysctls, b.Sysctls, equalSysctl) &&
+		intern.EqualPtr(a.FSGroupChangePolicy, b.FSGroupChangePolicy) &&
+		intern.EqualPtrFunc(a.SeccompProfile, b.SeccompProfile, equalSeccompProfile) &&
+		intern.EqualPtrFunc(a.AppArmorProfile, b.AppArmorProfile, equalAppArmorProfile) &&
+		intern.EqualPtr(a.SELinuxChangePolicy, b.SELinuxChangePolicy)
+}
+
+// equalSysctl reports whether two Sysctls are equal, field by field: only
+// if they are reflect.DeepEqual (see intern.Equal).
+func equalSysctl(a, b *corev1.Sysctl) bool {
+	return a.Name == b.Name &&
+		a.Value == b.Value
+}
+
+// equalAffinity reports whether two Affinities are equal, field by field:
+// only if they are reflect.DeepEqual (see intern.Equal).
+func equalAffinity(a, b *corev1.Affinity) bool {
+	return intern.EqualPtrFunc(a.NodeAffinity, b.NodeAffinity, equalNodeAffinity) &&
+		intern.EqualPtrFunc(a.PodAffinity, b.PodAffinity, equalPodAffinity) &&
+		intern.EqualPtrFunc(a.PodAntiAffinity, b.PodAntiAffinity, equalPodAntiAffinity)
+}
+
+// equalNodeAffinity reports whether two NodeAffinities are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalNodeAffinity(a, b *corev1.NodeAffinity) bool {
+	return intern.EqualPtrFunc(a.RequiredDuringSchedulingIgnoredDuringExecution, b.RequiredDuringSchedulingIgnoredDuringExecution, equalNodeSelector) &&
+		intern.EqualSliceFunc(a.PreferredDuringSchedulingIgnoredDuringExecution, b.PreferredDuringSchedulingIgnoredDuringExecution, equalPreferredSchedulingTerm)
+}
+
+// equalNodeSelector reports whether two NodeSelectors are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalNodeSelector(a, b *corev1.NodeSelector) bool {
+	return intern.EqualSliceFunc(a.NodeSelectorTerms, b.NodeSelectorTerms, equalNodeSelectorTerm)
+}
+
+// equalNodeSelectorTerm reports whether two NodeSelectorTerms are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalNodeSelectorTerm(a, b *corev1.NodeSelectorTerm) bool {
+	return intern.EqualSliceFunc(a.MatchExpressions, b.MatchExpressions, equalNodeSelectorRequirement) &&
+		intern.EqualSliceFunc(a.MatchFields, b.MatchFields, equalNodeSelectorRequirement)
+}
+
+// equalNodeSelectorRequirement reports whether two
+// NodeSelectorRequirements are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalNodeSelectorRequirement(a, b *corev1.NodeSelectorRequirement) bool {
+	return a.Key == b.Key &&
+		a.Operator == b.Operator &&
+		intern.EqualSlice(a.Values, b.Values)
+}
+
+// equalPreferredSchedulingTerm reports whether two
+// PreferredSchedulingTerms are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalPreferredSchedulingTerm(a, b *corev1.PreferredSchedulingTerm) bool {
+	return a.Weight == b.Weight &&
+		equalNodeSelectorTerm(&a.Preference, &b.Preference)
+}
+
+// equalPodAffinity reports whether two PodAffinities are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodAffinity(a, b *corev1.PodAffinity) bool {
+	return intern.EqualSliceFunc(a.RequiredDuringSchedulingIgnoredDuringExecution, b.RequiredDuringSchedulingIgnoredDuringExecution, equalPodAffinityTerm) &&
+		intern.EqualSliceFunc(a.PreferredDuringSchedulingIgnoredDuringExecution, b.PreferredDuringSchedulingIgnoredDuringExecution, equalWeightedPodAffinityTerm)
+}
+
+// equalPodAffinityTerm reports whether two PodAffinityTerms are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodAffinityTerm(a, b *corev1.PodAffinityTerm) bool {
+	return intern.EqualPtrFunc(a.LabelSelector, b.LabelSelector, equalLabelSelector) &&
+		intern.EqualSlice(a.Namespaces, b.Namespaces) &&
+		a.TopologyKey == b.TopologyKey &&
+		intern.EqualPtrFunc(a.NamespaceSelector, b.NamespaceSelector, equalLabelSelector) &&
+		intern.EqualSlice(a.MatchLabelKeys, b.MatchLabelKeys) &&
+		intern.EqualSlice(a.MismatchLabelKeys, b.MismatchLabelKeys)
+}
+
+// equalWeightedPodAffinityTerm reports whether two
+// WeightedPodAffinityTerms are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalWeightedPodAffinityTerm(a, b *corev1.WeightedPodAffinityTerm) bool {
+	return a.Weight == b.Weight &&
+		equalPodAffinityTerm(&a.PodAffinityTerm, &b.PodAffinityTerm)
+}
+
+// equalPodAntiAffinity reports whether two PodAntiAffinities are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodAntiAffinity(a, b *corev1.PodAntiAffinity) bool {
+	return intern.EqualSliceFunc(a.RequiredDuringSchedulingIgnoredDuringExecution, b.RequiredDuringSchedulingIgnoredDuringExecution, equalPodAffinityTerm) &&
+		intern.EqualSliceFunc(a.PreferredDuringSchedulingIgnoredDuringExecution, b.PreferredDuringSchedulingIgnoredDuringExecution, equalWeightedPodAffinityTerm)
+}
+
+// equalToleration reports whether two Tolerations are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalToleration(a, b *corev1.Toleration) bool {
+	return a.Key == b.Key &&
+		a.Operator == b.Operator &&
+		a.Value == b.Value &&
+		a.Effect == b.Effect &&
+		intern.EqualPtr(a.TolerationSeconds, b.TolerationSeconds)
+}
+
+// equalPodDNSConfig reports whether two PodDNSConfigs are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodDNSConfig(a, b *corev1.PodDNSConfig) bool {
+	return intern.EqualSlice(a.Nameservers, b.Nameservers) &&
+		intern.EqualSlice(a.Searches, b.Searches) &&
+		intern.EqualSliceFunc(a.Options, b.Options, equalPodDNSConfigOption)
+}
+
+// equalPodDNSConfigOption reports whether two PodDNSConfigOptions are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalPodDNSConfigOption(a, b *corev1.PodDNSConfigOption) bool {
+	return a.Name == b.Name &&
+		intern.EqualPtr(a.Value, b.Value)
+}
+
+// equalPodReadinessGate reports whether two PodReadinessGates are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodReadinessGate(a, b *corev1.PodReadinessGate) bool {
+	return a.ConditionType == b.ConditionType
+}
+
+// equalTopologySpreadConstraint reports whether two
+// TopologySpreadConstraints are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalTopologySpreadConstraint(a, b *corev1.TopologySpreadConstraint) bool {
+	return a.MaxSkew == b.MaxSkew &&
+		a.TopologyKey == b.TopologyKey &&
+		a.WhenUnsatisfiable == b.WhenUnsatisfiable &&
+		intern.EqualPtrFunc(a.LabelSelector, b.LabelSelector, equalLabelSelector) &&
+		intern.EqualPtr(a.MinDomains, b.MinDomains) &&
+		intern.EqualPtr(a.NodeAffinityPolicy, b.NodeAffinityPolicy) &&
+		intern.EqualPtr(a.NodeTaintsPolicy, b.NodeTaintsPolicy) &&
+		intern.EqualSlice(a.MatchLabelKeys, b.MatchLabelKeys)
+}
+
+// equalPodOS reports whether two PodOSs are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalPodOS(a, b *corev1.PodOS) bool {
+	return a.Name == b.Name
+}
+
+// equalPodSchedulingGate reports whether two PodSchedulingGates are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodSchedulingGate(a, b *corev1.PodSchedulingGate) bool {
+	return a.Name == b.Name
+}
+
+// equalPodResourceClaim reports whether two PodResourceClaims are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodResourceClaim(a, b *corev1.PodResourceClaim) bool {
+	return a.Name == b.Name &&
+		intern.EqualPtr(a.ResourceClaimName, b.ResourceClaimName) &&
+		intern.EqualPtr(a.ResourceClaimTemplateName, b.ResourceClaimTemplateName)
+}
+
+// equalResourceRequirements reports whether two ResourceRequirementses are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalResourceRequirements(a, b *corev1.ResourceRequirements) bool {
+	return intern.EqualQuantityMap(a.Limits, b.Limits) &&
+		intern.EqualQuantityMap(a.Requests, b.Requests) &&
+		intern.EqualSliceFunc(a.Claims, b.Claims, equalResourceClaim)
+}
+
+// equalPodSchedulingGroup reports whether two PodSchedulingGroups are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalPodSchedulingGroup(a, b *corev1.PodSchedulingGroup) bool {
+	return intern.EqualPtr(a.PodGroupName, b.PodGroupName)
+}
+
+// equalEvictionResponder reports whether two EvictionResponders are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalEvictionResponder(a, b *corev1.EvictionResponder) bool {
+	return a.Name == b.Name &&
+		intern.EqualPtr(a.Priority, b.Priority)
+}
+
+// equalRollingUpdateDeployment reports whether two
+// RollingUpdateDeployments are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalRollingUpdateDeployment(a, b *appsv1.RollingUpdateDeployment) bool {
+	return intern.EqualPtrFunc(a.MaxUnavailable, b.MaxUnavailable, equalIntOrString) &&
+		intern.EqualPtrFunc(a.MaxSurge, b.MaxSurge, equalIntOrString)
 }
 
 // keyString writes a value of a string kind (see intern.Key).

@@ -38,3 +38,26 @@ func InternConfigMap(obj *corev1.ConfigMap) {
 	obj.Immutable = intern.Bool(obj.Immutable)
 	obj.Data = stringMaps.Share(obj.Data, intern.StringMap, intern.StringEntry)
 }
+
+// InternConfigMapUpdate is InternConfigMap for a new version of an object
+// whose earlier version, old, went through InternConfigMap or
+// InternConfigMapUpdate already (the object an informer's store holds
+// under obj's key): the parts of obj equal to old's are given old's values
+// without being looked up, and the others are interned and shared as
+// InternConfigMap does. old is only read, and may be read by other
+// goroutines at the same time; when it is nil, InternConfigMapUpdate is
+// InternConfigMap. A generated factory's informers call it through the
+// factory's Intern.
+func InternConfigMapUpdate(obj, old *corev1.ConfigMap) {
+	if obj == nil {
+		return
+	}
+	if old == nil {
+		InternConfigMap(obj)
+		return
+	}
+	internTypeMetaUpdate(&obj.TypeMeta, &old.TypeMeta)
+	internObjectMetaUpdate(&obj.ObjectMeta, &old.ObjectMeta)
+	obj.Immutable = intern.Bool(obj.Immutable)
+	obj.Data = stringMaps.ShareFrom(obj.Data, old.Data, intern.EqualMap, intern.StringMap, intern.StringEntry)
+}

@@ -100,6 +100,53 @@ func internManagedFieldsEntry(m *metav1.ManagedFieldsEntry) {
 	m.Subresource = intern.String(m.Subresource)
 }
 
+// internTypeMetaUpdate is internTypeMeta for a new version of a TypeMeta
+// whose earlier version, old, may give it equal parts.
+func internTypeMetaUpdate(t, old *metav1.TypeMeta) {
+	if old == nil {
+		internTypeMeta(t)
+		return
+	}
+	t.Kind = intern.StringFrom(t.Kind, old.Kind)
+	t.APIVersion = intern.StringFrom(t.APIVersion, old.APIVersion)
+}
+
+// internObjectMetaUpdate is internObjectMeta for a new version of an
+// ObjectMeta whose earlier version, old, may give it equal parts.
+func internObjectMetaUpdate(o, old *metav1.ObjectMeta) {
+	if old == nil {
+		internObjectMeta(o)
+		return
+	}
+	o.GenerateName = intern.StringFrom(o.GenerateName, old.GenerateName)
+	o.Namespace = intern.StringFrom(o.Namespace, old.Namespace)
+	o.DeletionGracePeriodSeconds = intern.Int64From(o.DeletionGracePeriodSeconds, old.DeletionGracePeriodSeconds)
+	o.Labels = stringMaps.ShareFrom(o.Labels, old.Labels, intern.EqualMap, intern.StringMap, intern.StringEntry)
+	o.Annotations = stringMaps.ShareFrom(o.Annotations, old.Annotations, intern.EqualMap, intern.StringMap, intern.StringEntry)
+	o.OwnerReferences = ownerReferenceSlices.ShareFrom(o.OwnerReferences, old.OwnerReferences, equalOwnerReference, keyOwnerReference, internOwnerReference)
+	o.Finalizers = stringSlices.ShareFrom(o.Finalizers, old.Finalizers, intern.Equal, keyString, internString)
+	o.ManagedFields = intern.Clip(o.ManagedFields)
+	for i := range o.ManagedFields {
+		internManagedFieldsEntryUpdate(&o.ManagedFields[i], intern.At(old.ManagedFields, i))
+	}
+}
+
+// internManagedFieldsEntryUpdate is internManagedFieldsEntry for a new
+// version of a ManagedFieldsEntry whose earlier version, old, may give it
+// equal parts.
+func internManagedFieldsEntryUpdate(m, old *metav1.ManagedFieldsEntry) {
+	if old == nil {
+		internManagedFieldsEntry(m)
+		return
+	}
+	m.Manager = intern.StringFrom(m.Manager, old.Manager)
+	m.Operation = intern.StringFrom(m.Operation, old.Operation)
+	m.APIVersion = intern.StringFrom(m.APIVersion, old.APIVersion)
+	m.FieldsType = intern.StringFrom(m.FieldsType, old.FieldsType)
+	m.FieldsV1 = fieldsV1Pointers.ShareFrom(m.FieldsV1, old.FieldsV1, equalFieldsV1, keyFieldsV1, nil)
+	m.Subresource = intern.StringFrom(m.Subresource, old.Subresource)
+}
+
 // keyOwnerReference writes every field of an OwnerReference, in
 // declaration order (see intern.Key).
 func keyOwnerReference(k *intern.Key, o *metav1.OwnerReference) {
@@ -118,6 +165,23 @@ func keyFieldsV1(k *intern.Key, f *metav1.FieldsV1) {
 	if k.Len(len(raw), raw == nil) {
 		k.String(string(raw))
 	}
+}
+
+// equalOwnerReference reports whether two OwnerReferences are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalOwnerReference(a, b *metav1.OwnerReference) bool {
+	return a.APIVersion == b.APIVersion &&
+		a.Kind == b.Kind &&
+		a.Name == b.Name &&
+		a.UID == b.UID &&
+		intern.EqualPtr(a.Controller, b.Controller) &&
+		intern.EqualPtr(a.BlockOwnerDeletion, b.BlockOwnerDeletion)
+}
+
+// equalFieldsV1 reports whether two FieldsV1s are equal, field by field:
+// only if they are reflect.DeepEqual (see intern.Equal).
+func equalFieldsV1(a, b *metav1.FieldsV1) bool {
+	return intern.EqualBytes(a.GetRawBytes(), b.GetRawBytes())
 }
 
 // keyString writes a value of a string kind (see intern.Key).

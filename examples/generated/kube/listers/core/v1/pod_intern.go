@@ -1404,6 +1404,450 @@ func internVolumeHealthCondition(v *corev1.VolumeHealthCondition) {
 	v.Message = intern.String(v.Message)
 }
 
+// InternPodUpdate is InternPod for a new version of an object whose
+// earlier version, old, went through InternPod or InternPodUpdate already
+// (the object an informer's store holds under obj's key): the parts of obj
+// equal to old's are given old's values without being looked up, and the
+// others are interned and shared as InternPod does. old is only read, and
+// may be read by other goroutines at the same time; when it is nil,
+// InternPodUpdate is InternPod. A generated factory's informers call it
+// through the factory's Intern.
+func InternPodUpdate(obj, old *corev1.Pod) {
+	if obj == nil {
+		return
+	}
+	if old == nil {
+		InternPod(obj)
+		return
+	}
+	internTypeMetaUpdate(&obj.TypeMeta, &old.TypeMeta)
+	internObjectMetaUpdate(&obj.ObjectMeta, &old.ObjectMeta)
+	internPodSpecUpdate(&obj.Spec, &old.Spec)
+	internPodStatusUpdate(&obj.Status, &old.Status)
+}
+
+// internPodSpecUpdate is internPodSpec for a new version of a PodSpec
+// whose earlier version, old, may give it equal parts.
+func internPodSpecUpdate(p, old *corev1.PodSpec) {
+	if old == nil {
+		internPodSpec(p)
+		return
+	}
+	p.Volumes = intern.Clip(p.Volumes)
+	for i := range p.Volumes {
+		internVolumeUpdate(&p.Volumes[i], intern.At(old.Volumes, i))
+	}
+	p.InitContainers = intern.Clip(p.InitContainers)
+	for i := range p.InitContainers {
+		internContainerUpdate(&p.InitContainers[i], intern.At(old.InitContainers, i))
+	}
+	p.Containers = intern.Clip(p.Containers)
+	for i := range p.Containers {
+		internContainerUpdate(&p.Containers[i], intern.At(old.Containers, i))
+	}
+	p.EphemeralContainers = intern.Clip(p.EphemeralContainers)
+	for i := range p.EphemeralContainers {
+		internEphemeralContainerUpdate(&p.EphemeralContainers[i], intern.At(old.EphemeralContainers, i))
+	}
+	p.RestartPolicy = intern.StringFrom(p.RestartPolicy, old.RestartPolicy)
+	p.TerminationGracePeriodSeconds = intern.Int64From(p.TerminationGracePeriodSeconds, old.TerminationGracePeriodSeconds)
+	p.ActiveDeadlineSeconds = intern.Int64From(p.ActiveDeadlineSeconds, old.ActiveDeadlineSeconds)
+	p.DNSPolicy = intern.StringFrom(p.DNSPolicy, old.DNSPolicy)
+	p.NodeSelector = stringMaps.ShareFrom(p.NodeSelector, old.NodeSelector, intern.EqualMap, intern.StringMap, intern.StringEntry)
+	p.ServiceAccountName = intern.StringFrom(p.ServiceAccountName, old.ServiceAccountName)
+	p.DeprecatedServiceAccount = intern.StringFrom(p.DeprecatedServiceAccount, old.DeprecatedServiceAccount)
+	p.AutomountServiceAccountToken = intern.Bool(p.AutomountServiceAccountToken)
+	p.NodeName = intern.StringFrom(p.NodeName, old.NodeName)
+	p.ShareProcessNamespace = intern.Bool(p.ShareProcessNamespace)
+	p.SecurityContext = podSecurityContextPointers.ShareFrom(p.SecurityContext, old.SecurityContext, equalPodSecurityContext, keyPodSecurityContext, internPodSecurityContext)
+	p.ImagePullSecrets = localObjectReferenceSlices.ShareFrom(p.ImagePullSecrets, old.ImagePullSecrets, equalLocalObjectReference, keyLocalObjectReference, internLocalObjectReference)
+	p.Subdomain = intern.StringFrom(p.Subdomain, old.Subdomain)
+	p.Affinity = affinityPointers.ShareFrom(p.Affinity, old.Affinity, equalAffinity, keyAffinity, internAffinity)
+	p.SchedulerName = intern.StringFrom(p.SchedulerName, old.SchedulerName)
+	p.Tolerations = tolerationSlices.ShareFrom(p.Tolerations, old.Tolerations, equalToleration, keyToleration, internToleration)
+	p.HostAliases = intern.Clip(p.HostAliases)
+	for i := range p.HostAliases {
+		internHostAliasUpdate(&p.HostAliases[i], intern.At(old.HostAliases, i))
+	}
+	p.PriorityClassName = intern.StringFrom(p.PriorityClassName, old.PriorityClassName)
+	p.Priority = intern.Int32From(p.Priority, old.Priority)
+	p.DNSConfig = podDNSConfigPointers.ShareFrom(p.DNSConfig, old.DNSConfig, equalPodDNSConfig, keyPodDNSConfig, internPodDNSConfig)
+	p.ReadinessGates = podReadinessGateSlices.ShareFrom(p.ReadinessGates, old.ReadinessGates, equalPodReadinessGate, keyPodReadinessGate, internPodReadinessGate)
+	p.RuntimeClassName = stringPointers.ShareFrom(p.RuntimeClassName, old.RuntimeClassName, intern.Equal, keyString, internString)
+	p.EnableServiceLinks = intern.Bool(p.EnableServiceLinks)
+	p.PreemptionPolicy = preemptionPolicyPointers.ShareFrom(p.PreemptionPolicy, old.PreemptionPolicy, intern.Equal, keyString, internString)
+	p.Overhead = resourceNameQuantityMaps.ShareFrom(p.Overhead, old.Overhead, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+	p.TopologySpreadConstraints = topologySpreadConstraintSlices.ShareFrom(p.TopologySpreadConstraints, old.TopologySpreadConstraints, equalTopologySpreadConstraint, keyTopologySpreadConstraint, internTopologySpreadConstraint)
+	p.SetHostnameAsFQDN = intern.Bool(p.SetHostnameAsFQDN)
+	p.OS = podOSPointers.ShareFrom(p.OS, old.OS, equalPodOS, keyPodOS, internPodOS)
+	p.HostUsers = intern.Bool(p.HostUsers)
+	p.SchedulingGates = podSchedulingGateSlices.ShareFrom(p.SchedulingGates, old.SchedulingGates, equalPodSchedulingGate, keyPodSchedulingGate, internPodSchedulingGate)
+	p.ResourceClaims = podResourceClaimSlices.ShareFrom(p.ResourceClaims, old.ResourceClaims, equalPodResourceClaim, keyPodResourceClaim, internPodResourceClaim)
+	p.Resources = resourceRequirementsPointers.ShareFrom(p.Resources, old.Resources, equalResourceRequirements, keyResourceRequirements, internResourceRequirements)
+	p.HostnameOverride = stringPointers.ShareFrom(p.HostnameOverride, old.HostnameOverride, intern.Equal, keyString, internString)
+	p.SchedulingGroup = podSchedulingGroupPointers.ShareFrom(p.SchedulingGroup, old.SchedulingGroup, equalPodSchedulingGroup, keyPodSchedulingGroup, internPodSchedulingGroup)
+	p.EvictionResponders = evictionResponderSlices.ShareFrom(p.EvictionResponders, old.EvictionResponders, equalEvictionResponder, keyEvictionResponder, internEvictionResponder)
+}
+
+// internVolumeUpdate is internVolume for a new version of a Volume whose
+// earlier version, old, may give it equal parts.
+func internVolumeUpdate(v, old *corev1.Volume) {
+	if old == nil {
+		internVolume(v)
+		return
+	}
+	v.Name = intern.StringFrom(v.Name, old.Name)
+	internVolumeSourceUpdate(&v.VolumeSource, &old.VolumeSource)
+}
+
+// internVolumeSourceUpdate is internVolumeSource for a new version of a
+// VolumeSource whose earlier version, old, may give it equal parts.
+func internVolumeSourceUpdate(v, old *corev1.VolumeSource) {
+	if old == nil {
+		internVolumeSource(v)
+		return
+	}
+	v.HostPath = hostPathVolumeSourcePointers.ShareFrom(v.HostPath, old.HostPath, equalHostPathVolumeSource, keyHostPathVolumeSource, internHostPathVolumeSource)
+	v.EmptyDir = emptyDirVolumeSourcePointers.ShareFrom(v.EmptyDir, old.EmptyDir, equalEmptyDirVolumeSource, keyEmptyDirVolumeSource, internEmptyDirVolumeSource)
+	v.GCEPersistentDisk = gCEPersistentDiskVolumeSourcePointers.ShareFrom(v.GCEPersistentDisk, old.GCEPersistentDisk, equalGCEPersistentDiskVolumeSource, keyGCEPersistentDiskVolumeSource, internGCEPersistentDiskVolumeSource)
+	v.AWSElasticBlockStore = aWSElasticBlockStoreVolumeSourcePointers.ShareFrom(v.AWSElasticBlockStore, old.AWSElasticBlockStore, equalAWSElasticBlockStoreVolumeSource, keyAWSElasticBlockStoreVolumeSource, internAWSElasticBlockStoreVolumeSource)
+	v.GitRepo = gitRepoVolumeSourcePointers.ShareFrom(v.GitRepo, old.GitRepo, equalGitRepoVolumeSource, keyGitRepoVolumeSource, internGitRepoVolumeSource)
+	v.Secret = secretVolumeSourcePointers.ShareFrom(v.Secret, old.Secret, equalSecretVolumeSource, keySecretVolumeSource, internSecretVolumeSource)
+	v.NFS = nFSVolumeSourcePointers.ShareFrom(v.NFS, old.NFS, equalNFSVolumeSource, keyNFSVolumeSource, internNFSVolumeSource)
+	v.ISCSI = iSCSIVolumeSourcePointers.ShareFrom(v.ISCSI, old.ISCSI, equalISCSIVolumeSource, keyISCSIVolumeSource, internISCSIVolumeSource)
+	v.Glusterfs = glusterfsVolumeSourcePointers.ShareFrom(v.Glusterfs, old.Glusterfs, equalGlusterfsVolumeSource, keyGlusterfsVolumeSource, internGlusterfsVolumeSource)
+	v.PersistentVolumeClaim = persistentVolumeClaimVolumeSourcePointers.ShareFrom(v.PersistentVolumeClaim, old.PersistentVolumeClaim, equalPersistentVolumeClaimVolumeSource, keyPersistentVolumeClaimVolumeSource, internPersistentVolumeClaimVolumeSource)
+	v.RBD = rBDVolumeSourcePointers.ShareFrom(v.RBD, old.RBD, equalRBDVolumeSource, keyRBDVolumeSource, internRBDVolumeSource)
+	v.FlexVolume = flexVolumeSourcePointers.ShareFrom(v.FlexVolume, old.FlexVolume, equalFlexVolumeSource, keyFlexVolumeSource, internFlexVolumeSource)
+	v.Cinder = cinderVolumeSourcePointers.ShareFrom(v.Cinder, old.Cinder, equalCinderVolumeSource, keyCinderVolumeSource, internCinderVolumeSource)
+	v.CephFS = cephFSVolumeSourcePointers.ShareFrom(v.CephFS, old.CephFS, equalCephFSVolumeSource, keyCephFSVolumeSource, internCephFSVolumeSource)
+	v.Flocker = flockerVolumeSourcePointers.ShareFrom(v.Flocker, old.Flocker, equalFlockerVolumeSource, keyFlockerVolumeSource, internFlockerVolumeSource)
+	v.DownwardAPI = downwardAPIVolumeSourcePointers.ShareFrom(v.DownwardAPI, old.DownwardAPI, equalDownwardAPIVolumeSource, keyDownwardAPIVolumeSource, internDownwardAPIVolumeSource)
+	v.FC = fCVolumeSourcePointers.ShareFrom(v.FC, old.FC, equalFCVolumeSource, keyFCVolumeSource, internFCVolumeSource)
+	v.AzureFile = azureFileVolumeSourcePointers.ShareFrom(v.AzureFile, old.AzureFile, equalAzureFileVolumeSource, keyAzureFileVolumeSource, internAzureFileVolumeSource)
+	v.ConfigMap = configMapVolumeSourcePointers.ShareFrom(v.ConfigMap, old.ConfigMap, equalConfigMapVolumeSource, keyConfigMapVolumeSource, internConfigMapVolumeSource)
+	v.VsphereVolume = vsphereVirtualDiskVolumeSourcePointers.ShareFrom(v.VsphereVolume, old.VsphereVolume, equalVsphereVirtualDiskVolumeSource, keyVsphereVirtualDiskVolumeSource, internVsphereVirtualDiskVolumeSource)
+	v.Quobyte = quobyteVolumeSourcePointers.ShareFrom(v.Quobyte, old.Quobyte, equalQuobyteVolumeSource, keyQuobyteVolumeSource, internQuobyteVolumeSource)
+	v.AzureDisk = azureDiskVolumeSourcePointers.ShareFrom(v.AzureDisk, old.AzureDisk, equalAzureDiskVolumeSource, keyAzureDiskVolumeSource, internAzureDiskVolumeSource)
+	v.PhotonPersistentDisk = photonPersistentDiskVolumeSourcePointers.ShareFrom(v.PhotonPersistentDisk, old.PhotonPersistentDisk, equalPhotonPersistentDiskVolumeSource, keyPhotonPersistentDiskVolumeSource, internPhotonPersistentDiskVolumeSource)
+	v.Projected = projectedVolumeSourcePointers.ShareFrom(v.Projected, old.Projected, equalProjectedVolumeSource, keyProjectedVolumeSource, internProjectedVolumeSource)
+	v.PortworxVolume = portworxVolumeSourcePointers.ShareFrom(v.PortworxVolume, old.PortworxVolume, equalPortworxVolumeSource, keyPortworxVolumeSource, internPortworxVolumeSource)
+	v.ScaleIO = scaleIOVolumeSourcePointers.ShareFrom(v.ScaleIO, old.ScaleIO, equalScaleIOVolumeSource, keyScaleIOVolumeSource, internScaleIOVolumeSource)
+	v.StorageOS = storageOSVolumeSourcePointers.ShareFrom(v.StorageOS, old.StorageOS, equalStorageOSVolumeSource, keyStorageOSVolumeSource, internStorageOSVolumeSource)
+	v.CSI = cSIVolumeSourcePointers.ShareFrom(v.CSI, old.CSI, equalCSIVolumeSource, keyCSIVolumeSource, internCSIVolumeSource)
+	if v.Ephemeral != nil {
+		internEphemeralVolumeSourceUpdate(v.Ephemeral, old.Ephemeral)
+	}
+	v.Image = imageVolumeSourcePointers.ShareFrom(v.Image, old.Image, equalImageVolumeSource, keyImageVolumeSource, internImageVolumeSource)
+}
+
+// internEphemeralVolumeSourceUpdate is internEphemeralVolumeSource for a
+// new version of an EphemeralVolumeSource whose earlier version, old, may
+// give it equal parts.
+func internEphemeralVolumeSourceUpdate(e, old *corev1.EphemeralVolumeSource) {
+	if old == nil {
+		internEphemeralVolumeSource(e)
+		return
+	}
+	if e.VolumeClaimTemplate != nil {
+		internPersistentVolumeClaimTemplateUpdate(e.VolumeClaimTemplate, old.VolumeClaimTemplate)
+	}
+}
+
+// internPersistentVolumeClaimTemplateUpdate is
+// internPersistentVolumeClaimTemplate for a new version of a
+// PersistentVolumeClaimTemplate whose earlier version, old, may give it
+// equal parts.
+func internPersistentVolumeClaimTemplateUpdate(p, old *corev1.PersistentVolumeClaimTemplate) {
+	if old == nil {
+		internPersistentVolumeClaimTemplate(p)
+		return
+	}
+	internObjectMetaUpdate(&p.ObjectMeta, &old.ObjectMeta)
+	internPersistentVolumeClaimSpecUpdate(&p.Spec, &old.Spec)
+}
+
+// internPersistentVolumeClaimSpecUpdate is internPersistentVolumeClaimSpec
+// for a new version of a PersistentVolumeClaimSpec whose earlier version,
+// old, may give it equal parts.
+func internPersistentVolumeClaimSpecUpdate(p, old *corev1.PersistentVolumeClaimSpec) {
+	if old == nil {
+		internPersistentVolumeClaimSpec(p)
+		return
+	}
+	p.AccessModes = persistentVolumeAccessModeSlices.ShareFrom(p.AccessModes, old.AccessModes, intern.Equal, keyString, internString)
+	p.Selector = labelSelectorPointers.ShareFrom(p.Selector, old.Selector, equalLabelSelector, keyLabelSelector, internLabelSelector)
+	internVolumeResourceRequirementsUpdate(&p.Resources, &old.Resources)
+	p.VolumeName = intern.StringFrom(p.VolumeName, old.VolumeName)
+	p.StorageClassName = stringPointers.ShareFrom(p.StorageClassName, old.StorageClassName, intern.Equal, keyString, internString)
+	p.VolumeMode = persistentVolumeModePointers.ShareFrom(p.VolumeMode, old.VolumeMode, intern.Equal, keyString, internString)
+	p.DataSource = typedLocalObjectReferencePointers.ShareFrom(p.DataSource, old.DataSource, equalTypedLocalObjectReference, keyTypedLocalObjectReference, internTypedLocalObjectReference)
+	p.DataSourceRef = typedObjectReferencePointers.ShareFrom(p.DataSourceRef, old.DataSourceRef, equalTypedObjectReference, keyTypedObjectReference, internTypedObjectReference)
+	p.VolumeAttributesClassName = stringPointers.ShareFrom(p.VolumeAttributesClassName, old.VolumeAttributesClassName, intern.Equal, keyString, internString)
+}
+
+// internVolumeResourceRequirementsUpdate is
+// internVolumeResourceRequirements for a new version of a
+// VolumeResourceRequirements whose earlier version, old, may give it equal
+// parts.
+func internVolumeResourceRequirementsUpdate(v, old *corev1.VolumeResourceRequirements) {
+	if old == nil {
+		internVolumeResourceRequirements(v)
+		return
+	}
+	v.Limits = resourceNameQuantityMaps.ShareFrom(v.Limits, old.Limits, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+	v.Requests = resourceNameQuantityMaps.ShareFrom(v.Requests, old.Requests, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+}
+
+// internContainerUpdate is internContainer for a new version of a
+// Container whose earlier version, old, may give it equal parts.
+func internContainerUpdate(c, old *corev1.Container) {
+	if old == nil {
+		internContainer(c)
+		return
+	}
+	c.Name = intern.StringFrom(c.Name, old.Name)
+	c.Image = intern.StringFrom(c.Image, old.Image)
+	c.Command = stringSlices.ShareFrom(c.Command, old.Command, intern.Equal, keyString, internString)
+	c.Args = stringSlices.ShareFrom(c.Args, old.Args, intern.Equal, keyString, internString)
+	c.WorkingDir = intern.StringFrom(c.WorkingDir, old.WorkingDir)
+	c.Ports = containerPortSlices.ShareFrom(c.Ports, old.Ports, equalContainerPort, keyContainerPort, internContainerPort)
+	c.EnvFrom = envFromSourceSlices.ShareFrom(c.EnvFrom, old.EnvFrom, equalEnvFromSource, keyEnvFromSource, internEnvFromSource)
+	c.Env = envVarSlices.ShareFrom(c.Env, old.Env, equalEnvVar, keyEnvVar, internEnvVar)
+	internResourceRequirementsUpdate(&c.Resources, &old.Resources)
+	c.ResizePolicy = containerResizePolicySlices.ShareFrom(c.ResizePolicy, old.ResizePolicy, equalContainerResizePolicy, keyContainerResizePolicy, internContainerResizePolicy)
+	c.RestartPolicy = containerRestartPolicyPointers.ShareFrom(c.RestartPolicy, old.RestartPolicy, intern.Equal, keyString, internString)
+	c.RestartPolicyRules = containerRestartRuleSlices.ShareFrom(c.RestartPolicyRules, old.RestartPolicyRules, equalContainerRestartRule, keyContainerRestartRule, internContainerRestartRule)
+	c.VolumeMounts = intern.Clip(c.VolumeMounts)
+	for i := range c.VolumeMounts {
+		internVolumeMountUpdate(&c.VolumeMounts[i], intern.At(old.VolumeMounts, i))
+	}
+	c.VolumeDevices = volumeDeviceSlices.ShareFrom(c.VolumeDevices, old.VolumeDevices, equalVolumeDevice, keyVolumeDevice, internVolumeDevice)
+	c.LivenessProbe = probePointers.ShareFrom(c.LivenessProbe, old.LivenessProbe, equalProbe, keyProbe, internProbe)
+	c.ReadinessProbe = probePointers.ShareFrom(c.ReadinessProbe, old.ReadinessProbe, equalProbe, keyProbe, internProbe)
+	c.StartupProbe = probePointers.ShareFrom(c.StartupProbe, old.StartupProbe, equalProbe, keyProbe, internProbe)
+	c.Lifecycle = lifecyclePointers.ShareFrom(c.Lifecycle, old.Lifecycle, equalLifecycle, keyLifecycle, internLifecycle)
+	c.TerminationMessagePath = intern.StringFrom(c.TerminationMessagePath, old.TerminationMessagePath)
+	c.TerminationMessagePolicy = intern.StringFrom(c.TerminationMessagePolicy, old.TerminationMessagePolicy)
+	c.ImagePullPolicy = intern.StringFrom(c.ImagePullPolicy, old.ImagePullPolicy)
+	c.SecurityContext = securityContextPointers.ShareFrom(c.SecurityContext, old.SecurityContext, equalSecurityContext, keySecurityContext, internSecurityContext)
+}
+
+// internResourceRequirementsUpdate is internResourceRequirements for a new
+// version of a ResourceRequirements whose earlier version, old, may give
+// it equal parts.
+func internResourceRequirementsUpdate(r, old *corev1.ResourceRequirements) {
+	if old == nil {
+		internResourceRequirements(r)
+		return
+	}
+	r.Limits = resourceNameQuantityMaps.ShareFrom(r.Limits, old.Limits, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+	r.Requests = resourceNameQuantityMaps.ShareFrom(r.Requests, old.Requests, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+	r.Claims = resourceClaimSlices.ShareFrom(r.Claims, old.Claims, equalResourceClaim, keyResourceClaim, internResourceClaim)
+}
+
+// internVolumeMountUpdate is internVolumeMount for a new version of a
+// VolumeMount whose earlier version, old, may give it equal parts.
+func internVolumeMountUpdate(v, old *corev1.VolumeMount) {
+	if old == nil {
+		internVolumeMount(v)
+		return
+	}
+	v.Name = intern.StringFrom(v.Name, old.Name)
+	v.RecursiveReadOnly = recursiveReadOnlyModePointers.ShareFrom(v.RecursiveReadOnly, old.RecursiveReadOnly, intern.Equal, keyString, internString)
+	v.MountPath = intern.StringFrom(v.MountPath, old.MountPath)
+	v.SubPath = intern.StringFrom(v.SubPath, old.SubPath)
+	v.MountPropagation = mountPropagationModePointers.ShareFrom(v.MountPropagation, old.MountPropagation, intern.Equal, keyString, internString)
+	v.SubPathExpr = intern.StringFrom(v.SubPathExpr, old.SubPathExpr)
+	v.BindMountOptions = stringSlices.ShareFrom(v.BindMountOptions, old.BindMountOptions, intern.Equal, keyString, internString)
+}
+
+// internEphemeralContainerUpdate is internEphemeralContainer for a new
+// version of an EphemeralContainer whose earlier version, old, may give it
+// equal parts.
+func internEphemeralContainerUpdate(e, old *corev1.EphemeralContainer) {
+	if old == nil {
+		internEphemeralContainer(e)
+		return
+	}
+	internEphemeralContainerCommonUpdate(&e.EphemeralContainerCommon, &old.EphemeralContainerCommon)
+	e.TargetContainerName = intern.StringFrom(e.TargetContainerName, old.TargetContainerName)
+}
+
+// internEphemeralContainerCommonUpdate is internEphemeralContainerCommon
+// for a new version of an EphemeralContainerCommon whose earlier version,
+// old, may give it equal parts.
+func internEphemeralContainerCommonUpdate(e, old *corev1.EphemeralContainerCommon) {
+	if old == nil {
+		internEphemeralContainerCommon(e)
+		return
+	}
+	e.Name = intern.StringFrom(e.Name, old.Name)
+	e.Image = intern.StringFrom(e.Image, old.Image)
+	e.Command = stringSlices.ShareFrom(e.Command, old.Command, intern.Equal, keyString, internString)
+	e.Args = stringSlices.ShareFrom(e.Args, old.Args, intern.Equal, keyString, internString)
+	e.WorkingDir = intern.StringFrom(e.WorkingDir, old.WorkingDir)
+	e.Ports = containerPortSlices.ShareFrom(e.Ports, old.Ports, equalContainerPort, keyContainerPort, internContainerPort)
+	e.EnvFrom = envFromSourceSlices.ShareFrom(e.EnvFrom, old.EnvFrom, equalEnvFromSource, keyEnvFromSource, internEnvFromSource)
+	e.Env = envVarSlices.ShareFrom(e.Env, old.Env, equalEnvVar, keyEnvVar, internEnvVar)
+	internResourceRequirementsUpdate(&e.Resources, &old.Resources)
+	e.ResizePolicy = containerResizePolicySlices.ShareFrom(e.ResizePolicy, old.ResizePolicy, equalContainerResizePolicy, keyContainerResizePolicy, internContainerResizePolicy)
+	e.RestartPolicy = containerRestartPolicyPointers.ShareFrom(e.RestartPolicy, old.RestartPolicy, intern.Equal, keyString, internString)
+	e.RestartPolicyRules = containerRestartRuleSlices.ShareFrom(e.RestartPolicyRules, old.RestartPolicyRules, equalContainerRestartRule, keyContainerRestartRule, internContainerRestartRule)
+	e.VolumeMounts = intern.Clip(e.VolumeMounts)
+	for i := range e.VolumeMounts {
+		internVolumeMountUpdate(&e.VolumeMounts[i], intern.At(old.VolumeMounts, i))
+	}
+	e.VolumeDevices = volumeDeviceSlices.ShareFrom(e.VolumeDevices, old.VolumeDevices, equalVolumeDevice, keyVolumeDevice, internVolumeDevice)
+	e.LivenessProbe = probePointers.ShareFrom(e.LivenessProbe, old.LivenessProbe, equalProbe, keyProbe, internProbe)
+	e.ReadinessProbe = probePointers.ShareFrom(e.ReadinessProbe, old.ReadinessProbe, equalProbe, keyProbe, internProbe)
+	e.StartupProbe = probePointers.ShareFrom(e.StartupProbe, old.StartupProbe, equalProbe, keyProbe, internProbe)
+	e.Lifecycle = lifecyclePointers.ShareFrom(e.Lifecycle, old.Lifecycle, equalLifecycle, keyLifecycle, internLifecycle)
+	e.TerminationMessagePath = intern.StringFrom(e.TerminationMessagePath, old.TerminationMessagePath)
+	e.TerminationMessagePolicy = intern.StringFrom(e.TerminationMessagePolicy, old.TerminationMessagePolicy)
+	e.ImagePullPolicy = intern.StringFrom(e.ImagePullPolicy, old.ImagePullPolicy)
+	e.SecurityContext = securityContextPointers.ShareFrom(e.SecurityContext, old.SecurityContext, equalSecurityContext, keySecurityContext, internSecurityContext)
+}
+
+// internHostAliasUpdate is internHostAlias for a new version of a
+// HostAlias whose earlier version, old, may give it equal parts.
+func internHostAliasUpdate(h, old *corev1.HostAlias) {
+	if old == nil {
+		internHostAlias(h)
+		return
+	}
+	h.Hostnames = stringSlices.ShareFrom(h.Hostnames, old.Hostnames, intern.Equal, keyString, internString)
+}
+
+// internPodStatusUpdate is internPodStatus for a new version of a
+// PodStatus whose earlier version, old, may give it equal parts.
+func internPodStatusUpdate(p, old *corev1.PodStatus) {
+	if old == nil {
+		internPodStatus(p)
+		return
+	}
+	p.Phase = intern.StringFrom(p.Phase, old.Phase)
+	p.Conditions = intern.Clip(p.Conditions)
+	for i := range p.Conditions {
+		internPodConditionUpdate(&p.Conditions[i], intern.At(old.Conditions, i))
+	}
+	p.Message = intern.StringFrom(p.Message, old.Message)
+	p.Reason = intern.StringFrom(p.Reason, old.Reason)
+	p.NominatedNodeName = intern.StringFrom(p.NominatedNodeName, old.NominatedNodeName)
+	p.InitContainerStatuses = intern.Clip(p.InitContainerStatuses)
+	for i := range p.InitContainerStatuses {
+		internContainerStatusUpdate(&p.InitContainerStatuses[i], intern.At(old.InitContainerStatuses, i))
+	}
+	p.ContainerStatuses = intern.Clip(p.ContainerStatuses)
+	for i := range p.ContainerStatuses {
+		internContainerStatusUpdate(&p.ContainerStatuses[i], intern.At(old.ContainerStatuses, i))
+	}
+	p.QOSClass = intern.StringFrom(p.QOSClass, old.QOSClass)
+	p.EphemeralContainerStatuses = intern.Clip(p.EphemeralContainerStatuses)
+	for i := range p.EphemeralContainerStatuses {
+		internContainerStatusUpdate(&p.EphemeralContainerStatuses[i], intern.At(old.EphemeralContainerStatuses, i))
+	}
+	p.Resize = intern.StringFrom(p.Resize, old.Resize)
+	p.ResourceClaimStatuses = podResourceClaimStatusSlices.ShareFrom(p.ResourceClaimStatuses, old.ResourceClaimStatuses, equalPodResourceClaimStatus, keyPodResourceClaimStatus, internPodResourceClaimStatus)
+	p.ExtendedResourceClaimStatus = podExtendedResourceClaimStatusPointers.ShareFrom(p.ExtendedResourceClaimStatus, old.ExtendedResourceClaimStatus, equalPodExtendedResourceClaimStatus, keyPodExtendedResourceClaimStatus, internPodExtendedResourceClaimStatus)
+	p.AllocatedResources = resourceNameQuantityMaps.ShareFrom(p.AllocatedResources, old.AllocatedResources, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+	p.Resources = resourceRequirementsPointers.ShareFrom(p.Resources, old.Resources, equalResourceRequirements, keyResourceRequirements, internResourceRequirements)
+	p.NodeAllocatableResourceClaimStatuses = nodeAllocatableResourceClaimStatusSlices.ShareFrom(p.NodeAllocatableResourceClaimStatuses, old.NodeAllocatableResourceClaimStatuses, equalNodeAllocatableResourceClaimStatus, keyNodeAllocatableResourceClaimStatus, internNodeAllocatableResourceClaimStatus)
+	p.VolumeHealth = intern.Clip(p.VolumeHealth)
+	for i := range p.VolumeHealth {
+		internPodVolumeHealthUpdate(&p.VolumeHealth[i], intern.At(old.VolumeHealth, i))
+	}
+}
+
+// internPodConditionUpdate is internPodCondition for a new version of a
+// PodCondition whose earlier version, old, may give it equal parts.
+func internPodConditionUpdate(p, old *corev1.PodCondition) {
+	if old == nil {
+		internPodCondition(p)
+		return
+	}
+	p.Type = intern.StringFrom(p.Type, old.Type)
+	p.Status = intern.StringFrom(p.Status, old.Status)
+	p.Reason = intern.StringFrom(p.Reason, old.Reason)
+	p.Message = intern.StringFrom(p.Message, old.Message)
+}
+
+// internContainerStatusUpdate is internContainerStatus for a new version
+// of a ContainerStatus whose earlier version, old, may give it equal
+// parts.
+func internContainerStatusUpdate(c, old *corev1.ContainerStatus) {
+	if old == nil {
+		internContainerStatus(c)
+		return
+	}
+	c.Name = intern.StringFrom(c.Name, old.Name)
+	internContainerStateUpdate(&c.State, &old.State)
+	internContainerStateUpdate(&c.LastTerminationState, &old.LastTerminationState)
+	c.Image = intern.StringFrom(c.Image, old.Image)
+	c.ImageID = intern.StringFrom(c.ImageID, old.ImageID)
+	c.Started = intern.Bool(c.Started)
+	c.AllocatedResources = resourceNameQuantityMaps.ShareFrom(c.AllocatedResources, old.AllocatedResources, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
+	c.Resources = resourceRequirementsPointers.ShareFrom(c.Resources, old.Resources, equalResourceRequirements, keyResourceRequirements, internResourceRequirements)
+	c.VolumeMounts = intern.Clip(c.VolumeMounts)
+	for i := range c.VolumeMounts {
+		internVolumeMountStatusUpdate(&c.VolumeMounts[i], intern.At(old.VolumeMounts, i))
+	}
+	c.User = containerUserPointers.ShareFrom(c.User, old.User, equalContainerUser, keyContainerUser, internContainerUser)
+	c.AllocatedResourcesStatus = resourceStatusSlices.ShareFrom(c.AllocatedResourcesStatus, old.AllocatedResourcesStatus, equalResourceStatus, keyResourceStatus, internResourceStatus)
+	c.StopSignal = signalPointers.ShareFrom(c.StopSignal, old.StopSignal, intern.Equal, keyString, internString)
+}
+
+// internContainerStateUpdate is internContainerState for a new version of
+// a ContainerState whose earlier version, old, may give it equal parts.
+func internContainerStateUpdate(c, old *corev1.ContainerState) {
+	if old == nil {
+		internContainerState(c)
+		return
+	}
+	c.Waiting = containerStateWaitingPointers.ShareFrom(c.Waiting, old.Waiting, equalContainerStateWaiting, keyContainerStateWaiting, internContainerStateWaiting)
+	if c.Terminated != nil {
+		internContainerStateTerminatedUpdate(c.Terminated, old.Terminated)
+	}
+}
+
+// internContainerStateTerminatedUpdate is internContainerStateTerminated
+// for a new version of a ContainerStateTerminated whose earlier version,
+// old, may give it equal parts.
+func internContainerStateTerminatedUpdate(c, old *corev1.ContainerStateTerminated) {
+	if old == nil {
+		internContainerStateTerminated(c)
+		return
+	}
+	c.Reason = intern.StringFrom(c.Reason, old.Reason)
+	c.Message = intern.StringFrom(c.Message, old.Message)
+}
+
+// internVolumeMountStatusUpdate is internVolumeMountStatus for a new
+// version of a VolumeMountStatus whose earlier version, old, may give it
+// equal parts.
+func internVolumeMountStatusUpdate(v, old *corev1.VolumeMountStatus) {
+	if old == nil {
+		internVolumeMountStatus(v)
+		return
+	}
+	v.Name = intern.StringFrom(v.Name, old.Name)
+	v.MountPath = intern.StringFrom(v.MountPath, old.MountPath)
+	v.RecursiveReadOnly = recursiveReadOnlyModePointers.ShareFrom(v.RecursiveReadOnly, old.RecursiveReadOnly, intern.Equal, keyString, internString)
+	v.VolumeStatus = volumeStatusPointers.ShareFrom(v.VolumeStatus, old.VolumeStatus, equalVolumeStatus, keyVolumeStatus, internVolumeStatus)
+}
+
+// internPodVolumeHealthUpdate is internPodVolumeHealth for a new version
+// of a PodVolumeHealth whose earlier version, old, may give it equal
+// parts.
+func internPodVolumeHealthUpdate(p, old *corev1.PodVolumeHealth) {
+	if old == nil {
+		internPodVolumeHealth(p)
+		return
+	}
+	p.Name = intern.StringFrom(p.Name, old.Name)
+	p.HealthConditions = volumeHealthConditionSlices.ShareFrom(p.HealthConditions, old.HealthConditions, equalVolumeHealthCondition, keyVolumeHealthCondition, internVolumeHealthCondition)
+}
+
 // keyHostPathVolumeSource writes every field of a HostPathVolumeSource, in
 // declaration order (see intern.Key).
 func keyHostPathVolumeSource(k *intern.Key, h *corev1.HostPathVolumeSource) {
@@ -2582,4 +3026,1016 @@ func keyVolumeHealthCondition(k *intern.Key, v *corev1.VolumeHealthCondition) {
 	k.String(string(v.Status))
 	k.String(v.Reason)
 	k.String(v.Message)
+}
+
+// equalHostPathVolumeSource reports whether two HostPathVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalHostPathVolumeSource(a, b *corev1.HostPathVolumeSource) bool {
+	return a.Path == b.Path &&
+		intern.EqualPtr(a.Type, b.Type)
+}
+
+// equalEmptyDirVolumeSource reports whether two EmptyDirVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalEmptyDirVolumeSource(a, b *corev1.EmptyDirVolumeSource) bool {
+	return a.Medium == b.Medium &&
+		intern.EqualPtrFunc(a.SizeLimit, b.SizeLimit, intern.EqualQuantity) &&
+		intern.EqualPtr(a.Mode, b.Mode)
+}
+
+// equalGCEPersistentDiskVolumeSource reports whether two
+// GCEPersistentDiskVolumeSources are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalGCEPersistentDiskVolumeSource(a, b *corev1.GCEPersistentDiskVolumeSource) bool {
+	return a.PDName == b.PDName &&
+		a.FSType == b.FSType &&
+		a.Partition == b.Partition &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalAWSElasticBlockStoreVolumeSource reports whether two
+// AWSElasticBlockStoreVolumeSources are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalAWSElasticBlockStoreVolumeSource(a, b *corev1.AWSElasticBlockStoreVolumeSource) bool {
+	return a.VolumeID == b.VolumeID &&
+		a.FSType == b.FSType &&
+		a.Partition == b.Partition &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalGitRepoVolumeSource reports whether two GitRepoVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalGitRepoVolumeSource(a, b *corev1.GitRepoVolumeSource) bool {
+	return a.Repository == b.Repository &&
+		a.Revision == b.Revision &&
+		a.Directory == b.Directory
+}
+
+// equalSecretVolumeSource reports whether two SecretVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalSecretVolumeSource(a, b *corev1.SecretVolumeSource) bool {
+	return a.SecretName == b.SecretName &&
+		intern.EqualSliceFunc(a.Items, b.Items, equalKeyToPath) &&
+		intern.EqualPtr(a.DefaultMode, b.DefaultMode) &&
+		intern.EqualPtr(a.Optional, b.Optional) &&
+		intern.EqualPtr(a.DefaultUser, b.DefaultUser)
+}
+
+// equalKeyToPath reports whether two KeyToPaths are equal, field by field:
+// only if they are reflect.DeepEqual (see intern.Equal).
+func equalKeyToPath(a, b *corev1.KeyToPath) bool {
+	return a.Key == b.Key &&
+		a.Path == b.Path &&
+		intern.EqualPtr(a.Mode, b.Mode) &&
+		intern.EqualPtr(a.User, b.User)
+}
+
+// equalNFSVolumeSource reports whether two NFSVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalNFSVolumeSource(a, b *corev1.NFSVolumeSource) bool {
+	return a.Server == b.Server &&
+		a.Path == b.Path &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalISCSIVolumeSource reports whether two ISCSIVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalISCSIVolumeSource(a, b *corev1.ISCSIVolumeSource) bool {
+	return a.TargetPortal == b.TargetPortal &&
+		a.IQN == b.IQN &&
+		a.Lun == b.Lun &&
+		a.ISCSIInterface == b.ISCSIInterface &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly &&
+		intern.EqualSlice(a.Portals, b.Portals) &&
+		a.DiscoveryCHAPAuth == b.DiscoveryCHAPAuth &&
+		a.SessionCHAPAuth == b.SessionCHAPAuth &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference) &&
+		intern.EqualPtr(a.InitiatorName, b.InitiatorName)
+}
+
+// equalLocalObjectReference reports whether two LocalObjectReferences are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalLocalObjectReference(a, b *corev1.LocalObjectReference) bool {
+	return a.Name == b.Name
+}
+
+// equalGlusterfsVolumeSource reports whether two GlusterfsVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalGlusterfsVolumeSource(a, b *corev1.GlusterfsVolumeSource) bool {
+	return a.EndpointsName == b.EndpointsName &&
+		a.Path == b.Path &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalPersistentVolumeClaimVolumeSource reports whether two
+// PersistentVolumeClaimVolumeSources are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalPersistentVolumeClaimVolumeSource(a, b *corev1.PersistentVolumeClaimVolumeSource) bool {
+	return a.ClaimName == b.ClaimName &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalRBDVolumeSource reports whether two RBDVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalRBDVolumeSource(a, b *corev1.RBDVolumeSource) bool {
+	return intern.EqualSlice(a.CephMonitors, b.CephMonitors) &&
+		a.RBDImage == b.RBDImage &&
+		a.FSType == b.FSType &&
+		a.RBDPool == b.RBDPool &&
+		a.RadosUser == b.RadosUser &&
+		a.Keyring == b.Keyring &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference) &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalFlexVolumeSource reports whether two FlexVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalFlexVolumeSource(a, b *corev1.FlexVolumeSource) bool {
+	return a.Driver == b.Driver &&
+		a.FSType == b.FSType &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference) &&
+		a.ReadOnly == b.ReadOnly &&
+		intern.EqualMap(a.Options, b.Options)
+}
+
+// equalCinderVolumeSource reports whether two CinderVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalCinderVolumeSource(a, b *corev1.CinderVolumeSource) bool {
+	return a.VolumeID == b.VolumeID &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference)
+}
+
+// equalCephFSVolumeSource reports whether two CephFSVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalCephFSVolumeSource(a, b *corev1.CephFSVolumeSource) bool {
+	return intern.EqualSlice(a.Monitors, b.Monitors) &&
+		a.Path == b.Path &&
+		a.User == b.User &&
+		a.SecretFile == b.SecretFile &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference) &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalFlockerVolumeSource reports whether two FlockerVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalFlockerVolumeSource(a, b *corev1.FlockerVolumeSource) bool {
+	return a.DatasetName == b.DatasetName &&
+		a.DatasetUUID == b.DatasetUUID
+}
+
+// equalDownwardAPIVolumeSource reports whether two
+// DownwardAPIVolumeSources are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalDownwardAPIVolumeSource(a, b *corev1.DownwardAPIVolumeSource) bool {
+	return intern.EqualSliceFunc(a.Items, b.Items, equalDownwardAPIVolumeFile) &&
+		intern.EqualPtr(a.DefaultMode, b.DefaultMode) &&
+		intern.EqualPtr(a.DefaultUser, b.DefaultUser)
+}
+
+// equalDownwardAPIVolumeFile reports whether two DownwardAPIVolumeFiles
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalDownwardAPIVolumeFile(a, b *corev1.DownwardAPIVolumeFile) bool {
+	return a.Path == b.Path &&
+		intern.EqualPtrFunc(a.FieldRef, b.FieldRef, equalObjectFieldSelector) &&
+		intern.EqualPtrFunc(a.ResourceFieldRef, b.ResourceFieldRef, equalResourceFieldSelector) &&
+		intern.EqualPtr(a.Mode, b.Mode) &&
+		intern.EqualPtr(a.User, b.User)
+}
+
+// equalObjectFieldSelector reports whether two ObjectFieldSelectors are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalObjectFieldSelector(a, b *corev1.ObjectFieldSelector) bool {
+	return a.APIVersion == b.APIVersion &&
+		a.FieldPath == b.FieldPath
+}
+
+// equalResourceFieldSelector reports whether two ResourceFieldSelectors
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalResourceFieldSelector(a, b *corev1.ResourceFieldSelector) bool {
+	return a.ContainerName == b.ContainerName &&
+		a.Resource == b.Resource &&
+		intern.EqualQuantity(&a.Divisor, &b.Divisor)
+}
+
+// equalFCVolumeSource reports whether two FCVolumeSources are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalFCVolumeSource(a, b *corev1.FCVolumeSource) bool {
+	return intern.EqualSlice(a.TargetWWNs, b.TargetWWNs) &&
+		intern.EqualPtr(a.Lun, b.Lun) &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly &&
+		intern.EqualSlice(a.WWIDs, b.WWIDs)
+}
+
+// equalAzureFileVolumeSource reports whether two AzureFileVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalAzureFileVolumeSource(a, b *corev1.AzureFileVolumeSource) bool {
+	return a.SecretName == b.SecretName &&
+		a.ShareName == b.ShareName &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalConfigMapVolumeSource reports whether two ConfigMapVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalConfigMapVolumeSource(a, b *corev1.ConfigMapVolumeSource) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		intern.EqualSliceFunc(a.Items, b.Items, equalKeyToPath) &&
+		intern.EqualPtr(a.DefaultMode, b.DefaultMode) &&
+		intern.EqualPtr(a.Optional, b.Optional) &&
+		intern.EqualPtr(a.DefaultUser, b.DefaultUser)
+}
+
+// equalVsphereVirtualDiskVolumeSource reports whether two
+// VsphereVirtualDiskVolumeSources are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalVsphereVirtualDiskVolumeSource(a, b *corev1.VsphereVirtualDiskVolumeSource) bool {
+	return a.VolumePath == b.VolumePath &&
+		a.FSType == b.FSType &&
+		a.StoragePolicyName == b.StoragePolicyName &&
+		a.StoragePolicyID == b.StoragePolicyID
+}
+
+// equalQuobyteVolumeSource reports whether two QuobyteVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalQuobyteVolumeSource(a, b *corev1.QuobyteVolumeSource) bool {
+	return a.Registry == b.Registry &&
+		a.Volume == b.Volume &&
+		a.ReadOnly == b.ReadOnly &&
+		a.User == b.User &&
+		a.Group == b.Group &&
+		a.Tenant == b.Tenant
+}
+
+// equalAzureDiskVolumeSource reports whether two AzureDiskVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalAzureDiskVolumeSource(a, b *corev1.AzureDiskVolumeSource) bool {
+	return a.DiskName == b.DiskName &&
+		a.DataDiskURI == b.DataDiskURI &&
+		intern.EqualPtr(a.CachingMode, b.CachingMode) &&
+		intern.EqualPtr(a.FSType, b.FSType) &&
+		intern.EqualPtr(a.ReadOnly, b.ReadOnly) &&
+		intern.EqualPtr(a.Kind, b.Kind)
+}
+
+// equalPhotonPersistentDiskVolumeSource reports whether two
+// PhotonPersistentDiskVolumeSources are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalPhotonPersistentDiskVolumeSource(a, b *corev1.PhotonPersistentDiskVolumeSource) bool {
+	return a.PdID == b.PdID &&
+		a.FSType == b.FSType
+}
+
+// equalProjectedVolumeSource reports whether two ProjectedVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalProjectedVolumeSource(a, b *corev1.ProjectedVolumeSource) bool {
+	return intern.EqualSliceFunc(a.Sources, b.Sources, equalVolumeProjection) &&
+		intern.EqualPtr(a.DefaultMode, b.DefaultMode) &&
+		intern.EqualPtr(a.DefaultUser, b.DefaultUser)
+}
+
+// equalVolumeProjection reports whether two VolumeProjections are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalVolumeProjection(a, b *corev1.VolumeProjection) bool {
+	return intern.EqualPtrFunc(a.Secret, b.Secret, equalSecretProjection) &&
+		intern.EqualPtrFunc(a.DownwardAPI, b.DownwardAPI, equalDownwardAPIProjection) &&
+		intern.EqualPtrFunc(a.ConfigMap, b.ConfigMap, equalConfigMapProjection) &&
+		intern.EqualPtrFunc(a.ServiceAccountToken, b.ServiceAccountToken, equalServiceAccountTokenProjection) &&
+		intern.EqualPtrFunc(a.ClusterTrustBundle, b.ClusterTrustBundle, equalClusterTrustBundleProjection) &&
+		intern.EqualPtrFunc(a.PodCertificate, b.PodCertificate, equalPodCertificateProjection)
+}
+
+// equalSecretProjection reports whether two SecretProjections are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSecretProjection(a, b *corev1.SecretProjection) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		intern.EqualSliceFunc(a.Items, b.Items, equalKeyToPath) &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalDownwardAPIProjection reports whether two DownwardAPIProjections
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalDownwardAPIProjection(a, b *corev1.DownwardAPIProjection) bool {
+	return intern.EqualSliceFunc(a.Items, b.Items, equalDownwardAPIVolumeFile)
+}
+
+// equalConfigMapProjection reports whether two ConfigMapProjections are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalConfigMapProjection(a, b *corev1.ConfigMapProjection) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		intern.EqualSliceFunc(a.Items, b.Items, equalKeyToPath) &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalServiceAccountTokenProjection reports whether two
+// ServiceAccountTokenProjections are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalServiceAccountTokenProjection(a, b *corev1.ServiceAccountTokenProjection) bool {
+	return a.Audience == b.Audience &&
+		intern.EqualPtr(a.ExpirationSeconds, b.ExpirationSeconds) &&
+		a.Path == b.Path &&
+		intern.EqualPtr(a.User, b.User)
+}
+
+// equalClusterTrustBundleProjection reports whether two
+// ClusterTrustBundleProjections are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalClusterTrustBundleProjection(a, b *corev1.ClusterTrustBundleProjection) bool {
+	return intern.EqualPtr(a.Name, b.Name) &&
+		intern.EqualPtr(a.SignerName, b.SignerName) &&
+		intern.EqualPtrFunc(a.LabelSelector, b.LabelSelector, equalLabelSelector) &&
+		intern.EqualPtr(a.Optional, b.Optional) &&
+		a.Path == b.Path &&
+		intern.EqualPtr(a.User, b.User)
+}
+
+// equalLabelSelector reports whether two LabelSelectors are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalLabelSelector(a, b *metav1.LabelSelector) bool {
+	return intern.EqualMap(a.MatchLabels, b.MatchLabels) &&
+		intern.EqualSliceFunc(a.MatchExpressions, b.MatchExpressions, equalLabelSelectorRequirement)
+}
+
+// equalLabelSelectorRequirement reports whether two
+// LabelSelectorRequirements are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalLabelSelectorRequirement(a, b *metav1.LabelSelectorRequirement) bool {
+	return a.Key == b.Key &&
+		a.Operator == b.Operator &&
+		intern.EqualSlice(a.Values, b.Values)
+}
+
+// equalPodCertificateProjection reports whether two
+// PodCertificateProjections are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalPodCertificateProjection(a, b *corev1.PodCertificateProjection) bool {
+	return a.SignerName == b.SignerName &&
+		a.KeyType == b.KeyType &&
+		intern.EqualPtr(a.MaxExpirationSeconds, b.MaxExpirationSeconds) &&
+		a.CredentialBundlePath == b.CredentialBundlePath &&
+		a.KeyPath == b.KeyPath &&
+		a.CertificateChainPath == b.CertificateChainPath &&
+		intern.EqualMap(a.UserAnnotations, b.UserAnnotations) &&
+		intern.EqualPtr(a.User, b.User)
+}
+
+// equalPortworxVolumeSource reports whether two PortworxVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalPortworxVolumeSource(a, b *corev1.PortworxVolumeSource) bool {
+	return a.VolumeID == b.VolumeID &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalScaleIOVolumeSource reports whether two ScaleIOVolumeSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalScaleIOVolumeSource(a, b *corev1.ScaleIOVolumeSource) bool {
+	return a.Gateway == b.Gateway &&
+		a.System == b.System &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference) &&
+		a.SSLEnabled == b.SSLEnabled &&
+		a.ProtectionDomain == b.ProtectionDomain &&
+		a.StoragePool == b.StoragePool &&
+		a.StorageMode == b.StorageMode &&
+		a.VolumeName == b.VolumeName &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly
+}
+
+// equalStorageOSVolumeSource reports whether two StorageOSVolumeSources
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalStorageOSVolumeSource(a, b *corev1.StorageOSVolumeSource) bool {
+	return a.VolumeName == b.VolumeName &&
+		a.VolumeNamespace == b.VolumeNamespace &&
+		a.FSType == b.FSType &&
+		a.ReadOnly == b.ReadOnly &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalLocalObjectReference)
+}
+
+// equalCSIVolumeSource reports whether two CSIVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalCSIVolumeSource(a, b *corev1.CSIVolumeSource) bool {
+	return a.Driver == b.Driver &&
+		intern.EqualPtr(a.ReadOnly, b.ReadOnly) &&
+		intern.EqualPtr(a.FSType, b.FSType) &&
+		intern.EqualMap(a.VolumeAttributes, b.VolumeAttributes) &&
+		intern.EqualPtrFunc(a.NodePublishSecretRef, b.NodePublishSecretRef, equalLocalObjectReference)
+}
+
+// equalTypedLocalObjectReference reports whether two
+// TypedLocalObjectReferences are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalTypedLocalObjectReference(a, b *corev1.TypedLocalObjectReference) bool {
+	return intern.EqualPtr(a.APIGroup, b.APIGroup) &&
+		a.Kind == b.Kind &&
+		a.Name == b.Name
+}
+
+// equalTypedObjectReference reports whether two TypedObjectReferences are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalTypedObjectReference(a, b *corev1.TypedObjectReference) bool {
+	return intern.EqualPtr(a.APIGroup, b.APIGroup) &&
+		a.Kind == b.Kind &&
+		a.Name == b.Name &&
+		intern.EqualPtr(a.Namespace, b.Namespace)
+}
+
+// equalImageVolumeSource reports whether two ImageVolumeSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalImageVolumeSource(a, b *corev1.ImageVolumeSource) bool {
+	return a.Reference == b.Reference &&
+		a.PullPolicy == b.PullPolicy
+}
+
+// equalContainerPort reports whether two ContainerPorts are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalContainerPort(a, b *corev1.ContainerPort) bool {
+	return a.Name == b.Name &&
+		a.HostPort == b.HostPort &&
+		a.ContainerPort == b.ContainerPort &&
+		a.Protocol == b.Protocol &&
+		a.HostIP == b.HostIP
+}
+
+// equalEnvFromSource reports whether two EnvFromSources are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalEnvFromSource(a, b *corev1.EnvFromSource) bool {
+	return a.Prefix == b.Prefix &&
+		intern.EqualPtrFunc(a.ConfigMapRef, b.ConfigMapRef, equalConfigMapEnvSource) &&
+		intern.EqualPtrFunc(a.SecretRef, b.SecretRef, equalSecretEnvSource)
+}
+
+// equalConfigMapEnvSource reports whether two ConfigMapEnvSources are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalConfigMapEnvSource(a, b *corev1.ConfigMapEnvSource) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalSecretEnvSource reports whether two SecretEnvSources are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSecretEnvSource(a, b *corev1.SecretEnvSource) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalEnvVar reports whether two EnvVars are equal, field by field: only
+// if they are reflect.DeepEqual (see intern.Equal).
+func equalEnvVar(a, b *corev1.EnvVar) bool {
+	return a.Name == b.Name &&
+		a.Value == b.Value &&
+		intern.EqualPtrFunc(a.ValueFrom, b.ValueFrom, equalEnvVarSource)
+}
+
+// equalEnvVarSource reports whether two EnvVarSources are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalEnvVarSource(a, b *corev1.EnvVarSource) bool {
+	return intern.EqualPtrFunc(a.FieldRef, b.FieldRef, equalObjectFieldSelector) &&
+		intern.EqualPtrFunc(a.ResourceFieldRef, b.ResourceFieldRef, equalResourceFieldSelector) &&
+		intern.EqualPtrFunc(a.ConfigMapKeyRef, b.ConfigMapKeyRef, equalConfigMapKeySelector) &&
+		intern.EqualPtrFunc(a.SecretKeyRef, b.SecretKeyRef, equalSecretKeySelector) &&
+		intern.EqualPtrFunc(a.FileKeyRef, b.FileKeyRef, equalFileKeySelector)
+}
+
+// equalConfigMapKeySelector reports whether two ConfigMapKeySelectors are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalConfigMapKeySelector(a, b *corev1.ConfigMapKeySelector) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		a.Key == b.Key &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalSecretKeySelector reports whether two SecretKeySelectors are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSecretKeySelector(a, b *corev1.SecretKeySelector) bool {
+	return equalLocalObjectReference(&a.LocalObjectReference, &b.LocalObjectReference) &&
+		a.Key == b.Key &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalFileKeySelector reports whether two FileKeySelectors are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalFileKeySelector(a, b *corev1.FileKeySelector) bool {
+	return a.VolumeName == b.VolumeName &&
+		a.Path == b.Path &&
+		a.Key == b.Key &&
+		intern.EqualPtr(a.Optional, b.Optional)
+}
+
+// equalResourceClaim reports whether two ResourceClaims are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalResourceClaim(a, b *corev1.ResourceClaim) bool {
+	return a.Name == b.Name &&
+		a.Request == b.Request
+}
+
+// equalContainerResizePolicy reports whether two ContainerResizePolicies
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalContainerResizePolicy(a, b *corev1.ContainerResizePolicy) bool {
+	return a.ResourceName == b.ResourceName &&
+		a.RestartPolicy == b.RestartPolicy
+}
+
+// equalContainerRestartRule reports whether two ContainerRestartRules are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalContainerRestartRule(a, b *corev1.ContainerRestartRule) bool {
+	return a.Action == b.Action &&
+		intern.EqualPtrFunc(a.ExitCodes, b.ExitCodes, equalContainerRestartRuleOnExitCodes)
+}
+
+// equalContainerRestartRuleOnExitCodes reports whether two
+// ContainerRestartRuleOnExitCodeses are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalContainerRestartRuleOnExitCodes(a, b *corev1.ContainerRestartRuleOnExitCodes) bool {
+	return a.Operator == b.Operator &&
+		intern.EqualSlice(a.Values, b.Values)
+}
+
+// equalVolumeDevice reports whether two VolumeDevices are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalVolumeDevice(a, b *corev1.VolumeDevice) bool {
+	return a.Name == b.Name &&
+		a.DevicePath == b.DevicePath
+}
+
+// equalProbe reports whether two Probes are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalProbe(a, b *corev1.Probe) bool {
+	return equalProbeHandler(&a.ProbeHandler, &b.ProbeHandler) &&
+		a.InitialDelaySeconds == b.InitialDelaySeconds &&
+		a.TimeoutSeconds == b.TimeoutSeconds &&
+		a.PeriodSeconds == b.PeriodSeconds &&
+		a.SuccessThreshold == b.SuccessThreshold &&
+		a.FailureThreshold == b.FailureThreshold &&
+		intern.EqualPtr(a.TerminationGracePeriodSeconds, b.TerminationGracePeriodSeconds)
+}
+
+// equalProbeHandler reports whether two ProbeHandlers are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalProbeHandler(a, b *corev1.ProbeHandler) bool {
+	return intern.EqualPtrFunc(a.Exec, b.Exec, equalExecAction) &&
+		intern.EqualPtrFunc(a.HTTPGet, b.HTTPGet, equalHTTPGetAction) &&
+		intern.EqualPtrFunc(a.TCPSocket, b.TCPSocket, equalTCPSocketAction) &&
+		intern.EqualPtrFunc(a.GRPC, b.GRPC, equalGRPCAction)
+}
+
+// equalExecAction reports whether two ExecActions are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalExecAction(a, b *corev1.ExecAction) bool {
+	return intern.EqualSlice(a.Command, b.Command)
+}
+
+// equalHTTPGetAction reports whether two HTTPGetActions are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalHTTPGetAction(a, b *corev1.HTTPGetAction) bool {
+	return a.Path == b.Path &&
+		equalIntOrString(&a.Port, &b.Port) &&
+		a.Host == b.Host &&
+		a.Scheme == b.Scheme &&
+		intern.EqualSliceFunc(a.HTTPHeaders, b.HTTPHeaders, equalHTTPHeader) &&
+		intern.EqualPtr(a.Protocol, b.Protocol)
+}
+
+// equalIntOrString reports whether two IntOrStrings are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalIntOrString(a, b *intstr.IntOrString) bool {
+	return a.Type == b.Type &&
+		a.IntVal == b.IntVal &&
+		a.StrVal == b.StrVal
+}
+
+// equalHTTPHeader reports whether two HTTPHeaders are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalHTTPHeader(a, b *corev1.HTTPHeader) bool {
+	return a.Name == b.Name &&
+		a.Value == b.Value
+}
+
+// equalTCPSocketAction reports whether two TCPSocketActions are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalTCPSocketAction(a, b *corev1.TCPSocketAction) bool {
+	return equalIntOrString(&a.Port, &b.Port) &&
+		a.Host == b.Host
+}
+
+// equalGRPCAction reports whether two GRPCActions are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalGRPCAction(a, b *corev1.GRPCAction) bool {
+	return a.Port == b.Port &&
+		intern.EqualPtr(a.Service, b.Service) &&
+		intern.EqualPtr(a.Mode, b.Mode)
+}
+
+// equalLifecycle reports whether two Lifecycles are equal, field by field:
+// only if they are reflect.DeepEqual (see intern.Equal).
+func equalLifecycle(a, b *corev1.Lifecycle) bool {
+	return intern.EqualPtrFunc(a.PostStart, b.PostStart, equalLifecycleHandler) &&
+		intern.EqualPtrFunc(a.PreStop, b.PreStop, equalLifecycleHandler) &&
+		intern.EqualPtr(a.StopSignal, b.StopSignal)
+}
+
+// equalLifecycleHandler reports whether two LifecycleHandlers are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalLifecycleHandler(a, b *corev1.LifecycleHandler) bool {
+	return intern.EqualPtrFunc(a.Exec, b.Exec, equalExecAction) &&
+		intern.EqualPtrFunc(a.HTTPGet, b.HTTPGet, equalHTTPGetAction) &&
+		intern.EqualPtrFunc(a.TCPSocket, b.TCPSocket, equalTCPSocketAction) &&
+		intern.EqualPtrFunc(a.Sleep, b.Sleep, equalSleepAction)
+}
+
+// equalSleepAction reports whether two SleepActions are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSleepAction(a, b *corev1.SleepAction) bool {
+	return a.Seconds == b.Seconds
+}
+
+// equalSecurityContext reports whether two SecurityContexts are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSecurityContext(a, b *corev1.SecurityContext) bool {
+	return intern.EqualPtrFunc(a.Capabilities, b.Capabilities, equalCapabilities) &&
+		intern.EqualPtr(a.Privileged, b.Privileged) &&
+		intern.EqualPtrFunc(a.SELinuxOptions, b.SELinuxOptions, equalSELinuxOptions) &&
+		intern.EqualPtrFunc(a.WindowsOptions, b.WindowsOptions, equalWindowsSecurityContextOptions) &&
+		intern.EqualPtr(a.RunAsUser, b.RunAsUser) &&
+		intern.EqualPtr(a.RunAsGroup, b.RunAsGroup) &&
+		intern.EqualPtr(a.RunAsNonRoot, b.RunAsNonRoot) &&
+		intern.EqualPtr(a.ReadOnlyRootFilesystem, b.ReadOnlyRootFilesystem) &&
+		intern.EqualPtr(a.AllowPrivilegeEscalation, b.AllowPrivilegeEscalation) &&
+		intern.EqualPtr(a.ProcMount, b.ProcMount) &&
+		intern.EqualPtrFunc(a.SeccompProfile, b.SeccompProfile, equalSeccompProfile) &&
+		intern.EqualPtrFunc(a.AppArmorProfile, b.AppArmorProfile, equalAppArmorProfile)
+}
+
+// equalCapabilities reports whether two Capabilitieses are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalCapabilities(a, b *corev1.Capabilities) bool {
+	return intern.EqualSlice(a.Add, b.Add) &&
+		intern.EqualSlice(a.Drop, b.Drop)
+}
+
+// equalSELinuxOptions reports whether two SELinuxOptionses are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSELinuxOptions(a, b *corev1.SELinuxOptions) bool {
+	return a.User == b.User &&
+		a.Role == b.Role &&
+		a.Type == b.Type &&
+		a.Level == b.Level
+}
+
+// equalWindowsSecurityContextOptions reports whether two
+// WindowsSecurityContextOptionses are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalWindowsSecurityContextOptions(a, b *corev1.WindowsSecurityContextOptions) bool {
+	return intern.EqualPtr(a.GMSACredentialSpecName, b.GMSACredentialSpecName) &&
+		intern.EqualPtr(a.GMSACredentialSpec, b.GMSACredentialSpec) &&
+		intern.EqualPtr(a.RunAsUserName, b.RunAsUserName) &&
+		intern.EqualPtr(a.HostProcess, b.HostProcess)
+}
+
+// equalSeccompProfile reports whether two SeccompProfiles are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalSeccompProfile(a, b *corev1.SeccompProfile) bool {
+	return a.Type == b.Type &&
+		intern.EqualPtr(a.LocalhostProfile, b.LocalhostProfile)
+}
+
+// equalAppArmorProfile reports whether two AppArmorProfiles are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalAppArmorProfile(a, b *corev1.AppArmorProfile) bool {
+	return a.Type == b.Type &&
+		intern.EqualPtr(a.LocalhostProfile, b.LocalhostProfile)
+}
+
+// equalPodSecurityContext reports whether two PodSecurityContexts are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalPodSecurityContext(a, b *corev1.PodSecurityContext) bool {
+	return intern.EqualPtrFunc(a.SELinuxOptions, b.SELinuxOptions, equalSELinuxOptions) &&
+		intern.EqualPtrFunc(a.WindowsOptions, b.WindowsOptions, equalWindowsSecurityContextOptions) &&
+		intern.EqualPtr(a.RunAsUser, b.RunAsUser) &&
+		intern.EqualPtr(a.RunAsGroup, b.RunAsGroup) &&
+		intern.EqualPtr(a.RunAsNonRoot, b.RunAsNonRoot) &&
+		intern.EqualSlice(a.SupplementalGroups, b.SupplementalGroups) &&
+		intern.EqualPtr(a.SupplementalGroupsPolicy, b.SupplementalGroupsPolicy) &&
+		intern.EqualPtr(a.FSGroup, b.FSGroup) &&
+		intern.EqualSliceFunc(a.Sysctls, b.Sysctls, equalSysctl) &&
+		intern.EqualPtr(a.FSGroupChangePolicy, b.FSGroupChangePolicy) &&
+		intern.EqualPtrFunc(a.SeccompProfile, b.SeccompProfile, equalSeccompProfile) &&
+		intern.EqualPtrFunc(a.AppArmorProfile, b.AppArmorProfile, equalAppArmorProfile) &&
+		intern.EqualPtr(a.SELinuxChangePolicy, b.SELinuxChangePolicy)
+}
+
+// equalSysctl reports whether two Sysctls are equal, field by field: only
+// if they are reflect.DeepEqual (see intern.Equal).
+func equalSysctl(a, b *corev1.Sysctl) bool {
+	return a.Name == b.Name &&
+		a.Value == b.Value
+}
+
+// equalAffinity reports whether two Affinities are equal, field by field:
+// only if they are reflect.DeepEqual (see intern.Equal).
+func equalAffinity(a, b *corev1.Affinity) bool {
+	return intern.EqualPtrFunc(a.NodeAffinity, b.NodeAffinity, equalNodeAffinity) &&
+		intern.EqualPtrFunc(a.PodAffinity, b.PodAffinity, equalPodAffinity) &&
+		intern.EqualPtrFunc(a.PodAntiAffinity, b.PodAntiAffinity, equalPodAntiAffinity)
+}
+
+// equalNodeAffinity reports whether two NodeAffinities are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalNodeAffinity(a, b *corev1.NodeAffinity) bool {
+	return intern.EqualPtrFunc(a.RequiredDuringSchedulingIgnoredDuringExecution, b.RequiredDuringSchedulingIgnoredDuringExecution, equalNodeSelector) &&
+		intern.EqualSliceFunc(a.PreferredDuringSchedulingIgnoredDuringExecution, b.PreferredDuringSchedulingIgnoredDuringExecution, equalPreferredSchedulingTerm)
+}
+
+// equalNodeSelector reports whether two NodeSelectors are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalNodeSelector(a, b *corev1.NodeSelector) bool {
+	return intern.EqualSliceFunc(a.NodeSelectorTerms, b.NodeSelectorTerms, equalNodeSelectorTerm)
+}
+
+// equalNodeSelectorTerm reports whether two NodeSelectorTerms are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalNodeSelectorTerm(a, b *corev1.NodeSelectorTerm) bool {
+	return intern.EqualSliceFunc(a.MatchExpressions, b.MatchExpressions, equalNodeSelectorRequirement) &&
+		intern.EqualSliceFunc(a.MatchFields, b.MatchFields, equalNodeSelectorRequirement)
+}
+
+// equalNodeSelectorRequirement reports whether two
+// NodeSelectorRequirements are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalNodeSelectorRequirement(a, b *corev1.NodeSelectorRequirement) bool {
+	return a.Key == b.Key &&
+		a.Operator == b.Operator &&
+		intern.EqualSlice(a.Values, b.Values)
+}
+
+// equalPreferredSchedulingTerm reports whether two
+// PreferredSchedulingTerms are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalPreferredSchedulingTerm(a, b *corev1.PreferredSchedulingTerm) bool {
+	return a.Weight == b.Weight &&
+		equalNodeSelectorTerm(&a.Preference, &b.Preference)
+}
+
+// equalPodAffinity reports whether two PodAffinities are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodAffinity(a, b *corev1.PodAffinity) bool {
+	return intern.EqualSliceFunc(a.RequiredDuringSchedulingIgnoredDuringExecution, b.RequiredDuringSchedulingIgnoredDuringExecution, equalPodAffinityTerm) &&
+		intern.EqualSliceFunc(a.PreferredDuringSchedulingIgnoredDuringExecution, b.PreferredDuringSchedulingIgnoredDuringExecution, equalWeightedPodAffinityTerm)
+}
+
+// equalPodAffinityTerm reports whether two PodAffinityTerms are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodAffinityTerm(a, b *corev1.PodAffinityTerm) bool {
+	return intern.EqualPtrFunc(a.LabelSelector, b.LabelSelector, equalLabelSelector) &&
+		intern.EqualSlice(a.Namespaces, b.Namespaces) &&
+		a.TopologyKey == b.TopologyKey &&
+		intern.EqualPtrFunc(a.NamespaceSelector, b.NamespaceSelector, equalLabelSelector) &&
+		intern.EqualSlice(a.MatchLabelKeys, b.MatchLabelKeys) &&
+		intern.EqualSlice(a.MismatchLabelKeys, b.MismatchLabelKeys)
+}
+
+// equalWeightedPodAffinityTerm reports whether two
+// WeightedPodAffinityTerms are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalWeightedPodAffinityTerm(a, b *corev1.WeightedPodAffinityTerm) bool {
+	return a.Weight == b.Weight &&
+		equalPodAffinityTerm(&a.PodAffinityTerm, &b.PodAffinityTerm)
+}
+
+// equalPodAntiAffinity reports whether two PodAntiAffinities are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodAntiAffinity(a, b *corev1.PodAntiAffinity) bool {
+	return intern.EqualSliceFunc(a.RequiredDuringSchedulingIgnoredDuringExecution, b.RequiredDuringSchedulingIgnoredDuringExecution, equalPodAffinityTerm) &&
+		intern.EqualSliceFunc(a.PreferredDuringSchedulingIgnoredDuringExecution, b.PreferredDuringSchedulingIgnoredDuringExecution, equalWeightedPodAffinityTerm)
+}
+
+// equalToleration reports whether two Tolerations are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalToleration(a, b *corev1.Toleration) bool {
+	return a.Key == b.Key &&
+		a.Operator == b.Operator &&
+		a.Value == b.Value &&
+		a.Effect == b.Effect &&
+		intern.EqualPtr(a.TolerationSeconds, b.TolerationSeconds)
+}
+
+// equalPodDNSConfig reports whether two PodDNSConfigs are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodDNSConfig(a, b *corev1.PodDNSConfig) bool {
+	return intern.EqualSlice(a.Nameservers, b.Nameservers) &&
+		intern.EqualSlice(a.Searches, b.Searches) &&
+		intern.EqualSliceFunc(a.Options, b.Options, equalPodDNSConfigOption)
+}
+
+// equalPodDNSConfigOption reports whether two PodDNSConfigOptions are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalPodDNSConfigOption(a, b *corev1.PodDNSConfigOption) bool {
+	return a.Name == b.Name &&
+		intern.EqualPtr(a.Value, b.Value)
+}
+
+// equalPodReadinessGate reports whether two PodReadinessGates are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodReadinessGate(a, b *corev1.PodReadinessGate) bool {
+	return a.ConditionType == b.ConditionType
+}
+
+// equalTopologySpreadConstraint reports whether two
+// TopologySpreadConstraints are equal, field by field: only if they are
+// reflect.DeepEqual (see intern.Equal).
+func equalTopologySpreadConstraint(a, b *corev1.TopologySpreadConstraint) bool {
+	return a.MaxSkew == b.MaxSkew &&
+		a.TopologyKey == b.TopologyKey &&
+		a.WhenUnsatisfiable == b.WhenUnsatisfiable &&
+		intern.EqualPtrFunc(a.LabelSelector, b.LabelSelector, equalLabelSelector) &&
+		intern.EqualPtr(a.MinDomains, b.MinDomains) &&
+		intern.EqualPtr(a.NodeAffinityPolicy, b.NodeAffinityPolicy) &&
+		intern.EqualPtr(a.NodeTaintsPolicy, b.NodeTaintsPolicy) &&
+		intern.EqualSlice(a.MatchLabelKeys, b.MatchLabelKeys)
+}
+
+// equalPodOS reports whether two PodOSs are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalPodOS(a, b *corev1.PodOS) bool {
+	return a.Name == b.Name
+}
+
+// equalPodSchedulingGate reports whether two PodSchedulingGates are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodSchedulingGate(a, b *corev1.PodSchedulingGate) bool {
+	return a.Name == b.Name
+}
+
+// equalPodResourceClaim reports whether two PodResourceClaims are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalPodResourceClaim(a, b *corev1.PodResourceClaim) bool {
+	return a.Name == b.Name &&
+		intern.EqualPtr(a.ResourceClaimName, b.ResourceClaimName) &&
+		intern.EqualPtr(a.ResourceClaimTemplateName, b.ResourceClaimTemplateName)
+}
+
+// equalResourceRequirements reports whether two ResourceRequirementses are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalResourceRequirements(a, b *corev1.ResourceRequirements) bool {
+	return intern.EqualQuantityMap(a.Limits, b.Limits) &&
+		intern.EqualQuantityMap(a.Requests, b.Requests) &&
+		intern.EqualSliceFunc(a.Claims, b.Claims, equalResourceClaim)
+}
+
+// equalPodSchedulingGroup reports whether two PodSchedulingGroups are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalPodSchedulingGroup(a, b *corev1.PodSchedulingGroup) bool {
+	return intern.EqualPtr(a.PodGroupName, b.PodGroupName)
+}
+
+// equalEvictionResponder reports whether two EvictionResponders are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalEvictionResponder(a, b *corev1.EvictionResponder) bool {
+	return a.Name == b.Name &&
+		intern.EqualPtr(a.Priority, b.Priority)
+}
+
+// equalContainerStateWaiting reports whether two ContainerStateWaitings
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalContainerStateWaiting(a, b *corev1.ContainerStateWaiting) bool {
+	return a.Reason == b.Reason &&
+		a.Message == b.Message
+}
+
+// equalVolumeStatus reports whether two VolumeStatuses are equal, field by
+// field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalVolumeStatus(a, b *corev1.VolumeStatus) bool {
+	return intern.EqualPtrFunc(a.Image, b.Image, equalImageVolumeStatus)
+}
+
+// equalImageVolumeStatus reports whether two ImageVolumeStatuses are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalImageVolumeStatus(a, b *corev1.ImageVolumeStatus) bool {
+	return a.ImageRef == b.ImageRef
+}
+
+// equalContainerUser reports whether two ContainerUsers are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalContainerUser(a, b *corev1.ContainerUser) bool {
+	return intern.EqualPtrFunc(a.Linux, b.Linux, equalLinuxContainerUser)
+}
+
+// equalLinuxContainerUser reports whether two LinuxContainerUsers are
+// equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalLinuxContainerUser(a, b *corev1.LinuxContainerUser) bool {
+	return a.UID == b.UID &&
+		a.GID == b.GID &&
+		intern.EqualSlice(a.SupplementalGroups, b.SupplementalGroups)
+}
+
+// equalResourceStatus reports whether two ResourceStatuses are equal,
+// field by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalResourceStatus(a, b *corev1.ResourceStatus) bool {
+	return a.Name == b.Name &&
+		intern.EqualSliceFunc(a.Resources, b.Resources, equalResourceHealth)
+}
+
+// equalResourceHealth reports whether two ResourceHealths are equal, field
+// by field: only if they are reflect.DeepEqual (see intern.Equal).
+func equalResourceHealth(a, b *corev1.ResourceHealth) bool {
+	return a.ResourceID == b.ResourceID &&
+		a.Health == b.Health &&
+		intern.EqualPtr(a.Message, b.Message)
+}
+
+// equalPodResourceClaimStatus reports whether two PodResourceClaimStatuses
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalPodResourceClaimStatus(a, b *corev1.PodResourceClaimStatus) bool {
+	return a.Name == b.Name &&
+		intern.EqualPtr(a.ResourceClaimName, b.ResourceClaimName)
+}
+
+// equalPodExtendedResourceClaimStatus reports whether two
+// PodExtendedResourceClaimStatuses are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalPodExtendedResourceClaimStatus(a, b *corev1.PodExtendedResourceClaimStatus) bool {
+	return intern.EqualSliceFunc(a.RequestMappings, b.RequestMappings, equalContainerExtendedResourceRequest) &&
+		a.ResourceClaimName == b.ResourceClaimName
+}
+
+// equalContainerExtendedResourceRequest reports whether two
+// ContainerExtendedResourceRequests are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalContainerExtendedResourceRequest(a, b *corev1.ContainerExtendedResourceRequest) bool {
+	return a.ContainerName == b.ContainerName &&
+		a.ResourceName == b.ResourceName &&
+		a.RequestName == b.RequestName
+}
+
+// equalNodeAllocatableResourceClaimStatus reports whether two
+// NodeAllocatableResourceClaimStatuses are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalNodeAllocatableResourceClaimStatus(a, b *corev1.NodeAllocatableResourceClaimStatus) bool {
+	return a.ResourceClaimName == b.ResourceClaimName &&
+		intern.EqualSlice(a.Containers, b.Containers) &&
+		intern.EqualSliceFunc(a.Mapping, b.Mapping, equalNodeAllocatableMappedResources) &&
+		intern.EqualSliceFunc(a.Overhead, b.Overhead, equalNodeAllocatableOverheadResources)
+}
+
+// equalNodeAllocatableMappedResources reports whether two
+// NodeAllocatableMappedResourceses are equal, field by field: only if they
+// are reflect.DeepEqual (see intern.Equal).
+func equalNodeAllocatableMappedResources(a, b *corev1.NodeAllocatableMappedResources) bool {
+	return a.Name == b.Name &&
+		intern.EqualPtrFunc(a.Quantity, b.Quantity, intern.EqualQuantity)
+}
+
+// equalNodeAllocatableOverheadResources reports whether two
+// NodeAllocatableOverheadResourceses are equal, field by field: only if
+// they are reflect.DeepEqual (see intern.Equal).
+func equalNodeAllocatableOverheadResources(a, b *corev1.NodeAllocatableOverheadResources) bool {
+	return a.Name == b.Name &&
+		intern.EqualPtrFunc(a.PerPod, b.PerPod, intern.EqualQuantity) &&
+		intern.EqualPtrFunc(a.PerContainer, b.PerContainer, intern.EqualQuantity)
+}
+
+// equalVolumeHealthCondition reports whether two VolumeHealthConditions
+// are equal, field by field: only if they are reflect.DeepEqual (see
+// intern.Equal).
+func equalVolumeHealthCondition(a, b *corev1.VolumeHealthCondition) bool {
+	return a.Status == b.Status &&
+		a.Reason == b.Reason &&
+		a.Message == b.Message
 }

@@ -19,3 +19,23 @@ func InternBox(obj *toysv1.Box) {
 	internTypeMeta(&obj.TypeMeta)
 	internObjectMeta(&obj.ObjectMeta)
 }
+
+// InternBoxUpdate is InternBox for a new version of an object whose
+// earlier version, old, went through InternBox or InternBoxUpdate already
+// (the object an informer's store holds under obj's key): the parts of obj
+// equal to old's are given old's values without being looked up, and the
+// others are interned and shared as InternBox does. old is only read, and
+// may be read by other goroutines at the same time; when it is nil,
+// InternBoxUpdate is InternBox. A generated factory's informers call it
+// through the factory's Intern.
+func InternBoxUpdate(obj, old *toysv1.Box) {
+	if obj == nil {
+		return
+	}
+	if old == nil {
+		InternBox(obj)
+		return
+	}
+	internTypeMetaUpdate(&obj.TypeMeta, &old.TypeMeta)
+	internObjectMetaUpdate(&obj.ObjectMeta, &old.ObjectMeta)
+}

@@ -19,3 +19,23 @@ func InternCrate(obj *toysv1.Crate) {
 	internTypeMeta(&obj.TypeMeta)
 	internObjectMeta(&obj.ObjectMeta)
 }
+
+// InternCrateUpdate is InternCrate for a new version of an object whose
+// earlier version, old, went through InternCrate or InternCrateUpdate
+// already (the object an informer's store holds under obj's key): the
+// parts of obj equal to old's are given old's values without being looked
+// up, and the others are interned and shared as InternCrate does. old is
+// only read, and may be read by other goroutines at the same time; when it
+// is nil, InternCrateUpdate is InternCrate. A generated factory's
+// informers call it through the factory's Intern.
+func InternCrateUpdate(obj, old *toysv1.Crate) {
+	if obj == nil {
+		return
+	}
+	if old == nil {
+		InternCrate(obj)
+		return
+	}
+	internTypeMetaUpdate(&obj.TypeMeta, &old.TypeMeta)
+	internObjectMetaUpdate(&obj.ObjectMeta, &old.ObjectMeta)
+}

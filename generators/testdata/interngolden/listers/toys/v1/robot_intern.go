@@ -48,3 +48,62 @@ func internRobotStatus(r *toysv1.RobotStatus) {
 	r.Mode = intern.String(r.Mode)
 	r.Options = intern.String(r.Options)
 }
+
+// InternRobotUpdate is InternRobot for a new version of an object whose
+// earlier version, old, went through InternRobot or InternRobotUpdate
+// already (the object an informer's store holds under obj's key): the
+// parts of obj equal to old's are given old's values without being looked
+// up, and the others are interned and shared as InternRobot does. old is
+// only read, and may be read by other goroutines at the same time; when it
+// is nil, InternRobotUpdate is InternRobot. A generated factory's
+// informers call it through the factory's Intern.
+func InternRobotUpdate(obj, old *toysv1.Robot) {
+	if obj == nil {
+		return
+	}
+	if old == nil {
+		InternRobot(obj)
+		return
+	}
+	internTypeMetaUpdate(&obj.TypeMeta, &old.TypeMeta)
+	internObjectMetaUpdate(&obj.ObjectMeta, &old.ObjectMeta)
+	internRobotSpecUpdate(&obj.Spec, &old.Spec)
+	internRobotStatusUpdate(&obj.Status, &old.Status)
+}
+
+// internRobotSpecUpdate is internRobotSpec for a new version of a
+// RobotSpec whose earlier version, old, may give it equal parts.
+func internRobotSpecUpdate(r, old *toysv1.RobotSpec) {
+	if old == nil {
+		internRobotSpec(r)
+		return
+	}
+	r.Color = intern.StringFrom(r.Color, old.Color)
+	r.Parts = intern.Clip(r.Parts)
+	for i := range r.Parts {
+		internPartUpdate(&r.Parts[i], intern.At(old.Parts, i))
+	}
+	r.Length = intern.Int32From(r.Length, old.Length)
+}
+
+// internPartUpdate is internPart for a new version of a Part whose earlier
+// version, old, may give it equal parts.
+func internPartUpdate(p, old *toysv1.Part) {
+	if old == nil {
+		internPart(p)
+		return
+	}
+	p.Name = intern.StringFrom(p.Name, old.Name)
+	p.SupplierIP = intern.StringFrom(p.SupplierIP, old.SupplierIP)
+}
+
+// internRobotStatusUpdate is internRobotStatus for a new version of a
+// RobotStatus whose earlier version, old, may give it equal parts.
+func internRobotStatusUpdate(r, old *toysv1.RobotStatus) {
+	if old == nil {
+		internRobotStatus(r)
+		return
+	}
+	r.Mode = intern.StringFrom(r.Mode, old.Mode)
+	r.Options = intern.StringFrom(r.Options, old.Options)
+}

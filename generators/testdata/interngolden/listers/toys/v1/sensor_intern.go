@@ -49,3 +49,53 @@ func internSensorSpec(s *toysv1.SensorSpec) {
 func internEndpoint(e *toysv1.Endpoint) {
 	e.Name = intern.String(e.Name)
 }
+
+// InternSensorUpdate is InternSensor for a new version of an object whose
+// earlier version, old, went through InternSensor or InternSensorUpdate
+// already (the object an informer's store holds under obj's key): the
+// parts of obj equal to old's are given old's values without being looked
+// up, and the others are interned and shared as InternSensor does. old is
+// only read, and may be read by other goroutines at the same time; when it
+// is nil, InternSensorUpdate is InternSensor. A generated factory's
+// informers call it through the factory's Intern.
+func InternSensorUpdate(obj, old *toysv1.Sensor) {
+	if obj == nil {
+		return
+	}
+	if old == nil {
+		InternSensor(obj)
+		return
+	}
+	internTypeMetaUpdate(&obj.TypeMeta, &old.TypeMeta)
+	internObjectMetaUpdate(&obj.ObjectMeta, &old.ObjectMeta)
+	internSensorSpecUpdate(&obj.Spec, &old.Spec)
+}
+
+// internSensorSpecUpdate is internSensorSpec for a new version of a
+// SensorSpec whose earlier version, old, may give it equal parts.
+func internSensorSpecUpdate(s, old *toysv1.SensorSpec) {
+	if old == nil {
+		internSensorSpec(s)
+		return
+	}
+	s.Model = intern.StringFrom(s.Model, old.Model)
+	s.Mode = intern.StringFrom(s.Mode, old.Mode)
+	s.Alias = stringPointers.ShareFrom(s.Alias, old.Alias, intern.Equal, keyString, internString)
+	s.Threshold = intern.Int64From(s.Threshold, old.Threshold)
+	s.Calibrated = intern.Bool(s.Calibrated)
+	s.Fallback = sensorModePointers.ShareFrom(s.Fallback, old.Fallback, intern.Equal, keyString, internString)
+	s.Tags = stringSlices.ShareFrom(s.Tags, old.Tags, intern.Equal, keyString, internString)
+	s.AllowedModes = sensorModeSlices.ShareFrom(s.AllowedModes, old.AllowedModes, intern.Equal, keyString, internString)
+	internEndpointUpdate(&s.Source, &old.Source)
+	internEndpointUpdate(&s.Target, &old.Target)
+}
+
+// internEndpointUpdate is internEndpoint for a new version of an Endpoint
+// whose earlier version, old, may give it equal parts.
+func internEndpointUpdate(e, old *toysv1.Endpoint) {
+	if old == nil {
+		internEndpoint(e)
+		return
+	}
+	e.Name = intern.StringFrom(e.Name, old.Name)
+}
