@@ -109,7 +109,7 @@ func factoryInternFunc(raw namer.Namer, l layout, kinds []*Kind) string {
 		"function of the kind's lister package: old, the version of the object the informer holds "+
 		"(nil when it holds none), gives obj its equal parts without their being looked up. "+
 		"It leaves objects of other types alone. The factory's informers call it on every object "+
-		"they list or receive from a watch, after the factory's transform (a runtime/cache InternFunc), "+
+		"they list or receive from a watch, after the factory's transform (see runtime/cache's InternFunc), "+
 		"unless the factory has the option WithoutInterning. The objects of their caches then share "+
 		"their repeated strings and parts, and must not be modified: copy one (DeepCopy) before "+
 		"changing it, as informer caches require anyway.", joinWords(names)))
@@ -220,9 +220,9 @@ func internTransformFunc(e *emitter, kinds []*Kind) string {
 	writeComment(&b, "", fmt.Sprintf("InternTransform interns and shares, in place, the parts of an object of "+
 		"this package's kinds (%s) that repeat across objects, as Intern<Kind> does, and returns it; "+
 		"it returns an object of any other type unchanged. It is a client-go cache.TransformFunc, "+
-		"for an informer's SetTransform or a shared informer factory's WithTransform "+
-		"(a generated factory has an InternTransform of its own, for the kinds of all its informers), "+
-		"which call it on every object before it enters the cache. "+
+		"for the SetTransform of an informer built by client-go or a client-go factory's WithTransform, "+
+		"which call it on every object before it enters the cache "+
+		"(a generated factory interns by itself, with Intern<Kind>Update). "+
 		"The objects of the cache then share their repeated strings and parts, and must not be modified: "+
 		"copy one (DeepCopy) before changing it, as informer caches require anyway.",
 		joinWords(names)))

@@ -235,7 +235,7 @@ func (e *emitter) walkerFunc(t *types.Type, name string) string {
 		writeComment(&b, "", name+" interns and shares, in place, the parts of obj that repeat across objects, "+
 			"and leaves alone those unique to it. obj must be a freshly decoded object that no other goroutine sees yet; "+
 			"it stays reflect.DeepEqual to what it was, and is read-only afterwards, as it may share parts with other objects. "+
-			"InternTransform calls it on the objects an informer caches.")
+			"InternTransform calls it on the objects an informer caches, and "+name+"Update on an object without an earlier version.")
 		fmt.Fprintf(&b, "func %s(%s *%s) {\n\tif %s == nil {\n\t\treturn\n\t}\n", name, v, e.typ(t), v)
 	} else {
 		writeComment(&b, "", fmt.Sprintf("%s interns and shares the parts of %s that repeat across objects.", name, article(t.Name.Name)))

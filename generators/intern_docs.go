@@ -76,17 +76,22 @@ const internIntro = `
 ## Field marker ` + "`+intern`" + `
 
 With ` + "`--with-interning`" + `, informer-gen-plus writes, in each lister package,
-` + "`Intern<Kind>`" + ` for every kind with a lister (` + "`<kind>_intern.go`" + `) and
-` + "`InternTransform`" + ` (` + "`intern_generated.go`" + `, with the functions several kinds
-use), an informer transform for a shared informer factory's
-` + "`WithTransform`" + `. It replaces, in each object before it enters the cache, what
-objects repeat with one canonical copy (package ` + "`runtime/intern`" + `): strings
-are interned; structs that hold nothing unique to an object, however deep,
-are shared whole, behind a pointer or as a slice, and so are maps of strings
-and resource lists; the other structs are walked, field by field, and their
-slices clipped. Every object stays ` + "`reflect.DeepEqual`" + ` to what it was. A
-marker on a field's doc comment overrides what the generator decides from
-the field's name and Go type:
+` + "`Intern<Kind>`" + ` and ` + "`Intern<Kind>Update`" + ` for every kind with a lister
+(` + "`<kind>_intern.go`" + `) and ` + "`InternTransform`" + ` (` + "`intern_generated.go`" + `, with
+the functions several kinds use), a client-go transform; and, in the
+informer factory's package, ` + "`Intern`" + `, which the factory's informers call on
+every object they list or watch (` + "`WithoutInterning`" + ` turns it off;
+` + "`--intern-kinds core/Pod,apps/*`" + ` limits all of it to some kinds). It
+replaces, in each object before it enters the cache, what objects repeat
+with one canonical copy (package ` + "`runtime/intern`" + `): strings are interned;
+structs that hold nothing unique to an object, however deep, are shared
+whole, behind a pointer or as a slice, and so are maps of strings and
+resource lists; the other structs are walked, field by field, and their
+slices clipped. ` + "`Intern<Kind>Update`" + ` does the same for a new version of a
+cached object, first giving it the cached version's values of the parts
+that are equal in both, without looking them up. Every object stays
+` + "`reflect.DeepEqual`" + ` to what it was. A marker on a field's doc comment
+overrides what the generator decides from the field's name and Go type:
 `
 
 // internDocPart is the example struct of the +intern section.

@@ -32,8 +32,8 @@ import (
 // when it holds none), gives obj its equal parts without their being
 // looked up. It leaves objects of other types alone. The factory's
 // informers call it on every object they list or receive from a watch,
-// after the factory's transform (a runtime/cache InternFunc), unless the
-// factory has the option WithoutInterning. The objects of their caches
+// after the factory's transform (see runtime/cache's InternFunc), unless
+// the factory has the option WithoutInterning. The objects of their caches
 // then share their repeated strings and parts, and must not be modified:
 // copy one (DeepCopy) before changing it, as informer caches require
 // anyway.

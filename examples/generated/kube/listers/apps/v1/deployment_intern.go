@@ -160,7 +160,8 @@ var (
 // a freshly decoded object that no other goroutine sees yet; it stays
 // reflect.DeepEqual to what it was, and is read-only afterwards, as it may
 // share parts with other objects. InternTransform calls it on the objects
-// an informer caches.
+// an informer caches, and InternDeploymentUpdate on an object without an
+// earlier version.
 func InternDeployment(obj *appsv1.Deployment) {
 	if obj == nil {
 		return

@@ -25,12 +25,12 @@ import (
 // InternTransform interns and shares, in place, the parts of an object of
 // this package's kinds (Deployment) that repeat across objects, as
 // Intern<Kind> does, and returns it; it returns an object of any other
-// type unchanged. It is a client-go cache.TransformFunc, for an informer's
-// SetTransform or a shared informer factory's WithTransform (a generated
-// factory has an InternTransform of its own, for the kinds of all its
-// informers), which call it on every object before it enters the cache.
-// The objects of the cache then share their repeated strings and parts,
-// and must not be modified: copy one (DeepCopy) before changing it, as
+// type unchanged. It is a client-go cache.TransformFunc, for the
+// SetTransform of an informer built by client-go or a client-go factory's
+// WithTransform, which call it on every object before it enters the cache
+// (a generated factory interns by itself, with Intern<Kind>Update). The
+// objects of the cache then share their repeated strings and parts, and
+// must not be modified: copy one (DeepCopy) before changing it, as
 // informer caches require anyway.
 func InternTransform(obj any) (any, error) {
 	switch o := obj.(type) {

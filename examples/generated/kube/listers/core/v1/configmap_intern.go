@@ -28,7 +28,8 @@ import (
 // a freshly decoded object that no other goroutine sees yet; it stays
 // reflect.DeepEqual to what it was, and is read-only afterwards, as it may
 // share parts with other objects. InternTransform calls it on the objects
-// an informer caches.
+// an informer caches, and InternConfigMapUpdate on an object without an
+// earlier version.
 func InternConfigMap(obj *corev1.ConfigMap) {
 	if obj == nil {
 		return

@@ -167,7 +167,8 @@ var (
 // freshly decoded object that no other goroutine sees yet; it stays
 // reflect.DeepEqual to what it was, and is read-only afterwards, as it may
 // share parts with other objects. InternTransform calls it on the objects
-// an informer caches.
+// an informer caches, and InternPodUpdate on an object without an earlier
+// version.
 func InternPod(obj *corev1.Pod) {
 	if obj == nil {
 		return

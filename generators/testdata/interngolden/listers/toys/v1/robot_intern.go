@@ -12,7 +12,8 @@ import (
 // freshly decoded object that no other goroutine sees yet; it stays
 // reflect.DeepEqual to what it was, and is read-only afterwards, as it may
 // share parts with other objects. InternTransform calls it on the objects
-// an informer caches.
+// an informer caches, and InternRobotUpdate on an object without an
+// earlier version.
 func InternRobot(obj *toysv1.Robot) {
 	if obj == nil {
 		return

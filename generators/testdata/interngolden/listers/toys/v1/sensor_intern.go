@@ -19,7 +19,8 @@ var (
 // freshly decoded object that no other goroutine sees yet; it stays
 // reflect.DeepEqual to what it was, and is read-only afterwards, as it may
 // share parts with other objects. InternTransform calls it on the objects
-// an informer caches.
+// an informer caches, and InternSensorUpdate on an object without an
+// earlier version.
 func InternSensor(obj *toysv1.Sensor) {
 	if obj == nil {
 		return
