@@ -45,7 +45,7 @@ func Int64From(p, old *int64) *int64 {
 // At returns a pointer to s[i], or nil if s has no element i: the earlier
 // version of an element of a slice a transform walks.
 func At[E any](s []E, i int) *E {
-	if i < len(s) {
+	if uint(i) < uint(len(s)) {
 		return &s[i]
 	}
 	return nil
