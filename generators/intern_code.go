@@ -506,8 +506,8 @@ func (e *emitter) updateLines(t *types.Type, x, o string) []string {
 			return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Slices", el), x, o, e.equaler(el), e.keyer(el), e.prepare(el))}
 		case el.Kind == types.Struct && isWalkable(el) && g.needsWork(el):
 			return []string{
-				fmt.Sprintf("%s = %s(%s)", x, e.in("Clip"), x),
 				fmt.Sprintf("for i := range %s {\n\t%s(&%s[i], %s(%s, i))\n}", x, e.updater(el), x, e.in("At"), o),
+				fmt.Sprintf("%s = %s(%s, %s)", x, e.in("ClipFrom"), x, o),
 			}
 		}
 	case types.Map:

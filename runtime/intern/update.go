@@ -1,5 +1,7 @@
 package intern
 
+import "unsafe"
+
 // The update path. An informer holds an earlier version of most objects it
 // receives, transformed already: its strings interned and its parts shared.
 // A new version usually differs from it in a few fields (status, the
@@ -108,4 +110,27 @@ func (ms *Maps[K, V]) shareFrom(m, old map[K]V, equal func(a, b map[K]V) bool, e
 		return old
 	}
 	return ms.Share(m, encode, prepare)
+}
+
+// ClipFrom returns old if s and old hold the same elements bit for bit
+// (the same strings, pointers, slices and maps, the same numbers: what an
+// update walker leaves in the elements of s when each equals old's), else
+// Clip(s): the slice an earlier version of s's object holds then serves the
+// new one too, and s's array is garbage. Elements of equal value that are
+// not bit for bit the same (a string of its own) keep s. A nil or empty s is
+// returned as it is.
+func ClipFrom[S ~[]E, E any](s, old S) S {
+	if len(s) == 0 || len(s) != len(old) || !sameBits(s, old) {
+		return Clip(s)
+	}
+	return old
+}
+
+// sameBits reports whether a and b, of the same length, have the same
+// memory contents. Padding between fields is zero in both (Go zeroes
+// memory it allocates, and decoders and Clip copy whole elements), and were
+// it not, the slices would only compare unequal.
+func sameBits[E any](a, b []E) bool {
+	n := len(a) * int(unsafe.Sizeof(a[0]))
+	return unsafe.String((*byte)(unsafe.Pointer(&a[0])), n) == unsafe.String((*byte)(unsafe.Pointer(&b[0])), n)
 }

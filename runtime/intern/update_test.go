@@ -470,3 +470,43 @@ func TestShareFromProperty(t *testing.T) {
 		lastR = gotR
 	}
 }
+
+// ClipFrom gives back old only when the elements are the same bit for bit:
+// the same string bytes, the same pointers; an equal element holding a
+// string of its own, a different element or another length gives Clip(s),
+// a copy without spare capacity, and nil and empty slices come back as
+// they are.
+func TestClipFrom(t *testing.T) {
+	proto := ptr("TCP")
+	old := []port{{Name: String(fresh("http")), Number: 80, Protocol: proto}, {Name: String(fresh("dns")), Number: 53, Protocol: proto}}
+	same := make([]port, 2, 4)
+	copy(same, old)
+	if got := ClipFrom(same, old); &got[0] != &old[0] {
+		t.Error("bit-identical elements did not give old's array")
+	}
+	ownString := make([]port, 2, 4)
+	copy(ownString, old)
+	ownString[1].Name = fresh("dns")
+	got := ClipFrom(ownString, old)
+	if &got[0] == &old[0] || &got[0] == &ownString[0] || cap(got) != 2 || !reflect.DeepEqual(got, ownString) {
+		t.Errorf("an element with its own string: got %p cap %d, want a clipped copy of s", &got[0], cap(got))
+	}
+	otherPointer := make([]port, 2, 2)
+	copy(otherPointer, old)
+	otherPointer[0].Protocol = ptr("TCP")
+	if got := ClipFrom(otherPointer, old); &got[0] != &otherPointer[0] {
+		t.Error("an element with its own pointer and no spare capacity was not returned as it is")
+	}
+	if got := ClipFrom(same[:1], old); &got[0] == &old[0] || len(got) != 1 {
+		t.Error("a shorter slice was given old's array")
+	}
+	if got := ClipFrom([]port(nil), old); got != nil {
+		t.Error("nil did not stay nil")
+	}
+	if got := ClipFrom([]port{}, old); got == nil || len(got) != 0 {
+		t.Error("an empty slice did not stay empty and not nil")
+	}
+	if got := ClipFrom(same, nil); &got[0] == &same[0] || cap(got) != 2 {
+		t.Error("without old, the result is not Clip(s)")
+	}
+}

@@ -1354,10 +1354,10 @@ func internObjectMetaUpdate(o, old *metav1.ObjectMeta) {
 	o.Annotations = stringMaps.ShareFrom(o.Annotations, old.Annotations, intern.EqualMap, intern.StringMap, intern.StringEntry)
 	o.OwnerReferences = ownerReferenceSlices.ShareFrom(o.OwnerReferences, old.OwnerReferences, equalOwnerReference, keyOwnerReference, internOwnerReference)
 	o.Finalizers = stringSlices.ShareFrom(o.Finalizers, old.Finalizers, intern.Equal, keyString, internString)
-	o.ManagedFields = intern.Clip(o.ManagedFields)
 	for i := range o.ManagedFields {
 		internManagedFieldsEntryUpdate(&o.ManagedFields[i], intern.At(old.ManagedFields, i))
 	}
+	o.ManagedFields = intern.ClipFrom(o.ManagedFields, old.ManagedFields)
 }
 
 // internManagedFieldsEntryUpdate is internManagedFieldsEntry for a new
@@ -1410,22 +1410,22 @@ func internPodSpecUpdate(p, old *corev1.PodSpec) {
 		internPodSpec(p)
 		return
 	}
-	p.Volumes = intern.Clip(p.Volumes)
 	for i := range p.Volumes {
 		internVolumeUpdate(&p.Volumes[i], intern.At(old.Volumes, i))
 	}
-	p.InitContainers = intern.Clip(p.InitContainers)
+	p.Volumes = intern.ClipFrom(p.Volumes, old.Volumes)
 	for i := range p.InitContainers {
 		internContainerUpdate(&p.InitContainers[i], intern.At(old.InitContainers, i))
 	}
-	p.Containers = intern.Clip(p.Containers)
+	p.InitContainers = intern.ClipFrom(p.InitContainers, old.InitContainers)
 	for i := range p.Containers {
 		internContainerUpdate(&p.Containers[i], intern.At(old.Containers, i))
 	}
-	p.EphemeralContainers = intern.Clip(p.EphemeralContainers)
+	p.Containers = intern.ClipFrom(p.Containers, old.Containers)
 	for i := range p.EphemeralContainers {
 		internEphemeralContainerUpdate(&p.EphemeralContainers[i], intern.At(old.EphemeralContainers, i))
 	}
+	p.EphemeralContainers = intern.ClipFrom(p.EphemeralContainers, old.EphemeralContainers)
 	p.RestartPolicy = intern.StringFrom(p.RestartPolicy, old.RestartPolicy)
 	p.TerminationGracePeriodSeconds = intern.Int64From(p.TerminationGracePeriodSeconds, old.TerminationGracePeriodSeconds)
 	p.ActiveDeadlineSeconds = intern.Int64From(p.ActiveDeadlineSeconds, old.ActiveDeadlineSeconds)
@@ -1442,10 +1442,10 @@ func internPodSpecUpdate(p, old *corev1.PodSpec) {
 	p.Affinity = affinityPointers.ShareFrom(p.Affinity, old.Affinity, equalAffinity, keyAffinity, internAffinity)
 	p.SchedulerName = intern.StringFrom(p.SchedulerName, old.SchedulerName)
 	p.Tolerations = tolerationSlices.ShareFrom(p.Tolerations, old.Tolerations, equalToleration, keyToleration, internToleration)
-	p.HostAliases = intern.Clip(p.HostAliases)
 	for i := range p.HostAliases {
 		internHostAliasUpdate(&p.HostAliases[i], intern.At(old.HostAliases, i))
 	}
+	p.HostAliases = intern.ClipFrom(p.HostAliases, old.HostAliases)
 	p.PriorityClassName = intern.StringFrom(p.PriorityClassName, old.PriorityClassName)
 	p.Priority = intern.Int32From(p.Priority, old.Priority)
 	p.DNSConfig = podDNSConfigPointers.ShareFrom(p.DNSConfig, old.DNSConfig, equalPodDNSConfig, keyPodDNSConfig, internPodDNSConfig)
@@ -1595,10 +1595,10 @@ func internContainerUpdate(c, old *corev1.Container) {
 	c.ResizePolicy = containerResizePolicySlices.ShareFrom(c.ResizePolicy, old.ResizePolicy, equalContainerResizePolicy, keyContainerResizePolicy, internContainerResizePolicy)
 	c.RestartPolicy = containerRestartPolicyPointers.ShareFrom(c.RestartPolicy, old.RestartPolicy, intern.Equal, keyString, internString)
 	c.RestartPolicyRules = containerRestartRuleSlices.ShareFrom(c.RestartPolicyRules, old.RestartPolicyRules, equalContainerRestartRule, keyContainerRestartRule, internContainerRestartRule)
-	c.VolumeMounts = intern.Clip(c.VolumeMounts)
 	for i := range c.VolumeMounts {
 		internVolumeMountUpdate(&c.VolumeMounts[i], intern.At(old.VolumeMounts, i))
 	}
+	c.VolumeMounts = intern.ClipFrom(c.VolumeMounts, old.VolumeMounts)
 	c.VolumeDevices = volumeDeviceSlices.ShareFrom(c.VolumeDevices, old.VolumeDevices, equalVolumeDevice, keyVolumeDevice, internVolumeDevice)
 	c.LivenessProbe = probePointers.ShareFrom(c.LivenessProbe, old.LivenessProbe, equalProbe, keyProbe, internProbe)
 	c.ReadinessProbe = probePointers.ShareFrom(c.ReadinessProbe, old.ReadinessProbe, equalProbe, keyProbe, internProbe)
@@ -1671,10 +1671,10 @@ func internEphemeralContainerCommonUpdate(e, old *corev1.EphemeralContainerCommo
 	e.ResizePolicy = containerResizePolicySlices.ShareFrom(e.ResizePolicy, old.ResizePolicy, equalContainerResizePolicy, keyContainerResizePolicy, internContainerResizePolicy)
 	e.RestartPolicy = containerRestartPolicyPointers.ShareFrom(e.RestartPolicy, old.RestartPolicy, intern.Equal, keyString, internString)
 	e.RestartPolicyRules = containerRestartRuleSlices.ShareFrom(e.RestartPolicyRules, old.RestartPolicyRules, equalContainerRestartRule, keyContainerRestartRule, internContainerRestartRule)
-	e.VolumeMounts = intern.Clip(e.VolumeMounts)
 	for i := range e.VolumeMounts {
 		internVolumeMountUpdate(&e.VolumeMounts[i], intern.At(old.VolumeMounts, i))
 	}
+	e.VolumeMounts = intern.ClipFrom(e.VolumeMounts, old.VolumeMounts)
 	e.VolumeDevices = volumeDeviceSlices.ShareFrom(e.VolumeDevices, old.VolumeDevices, equalVolumeDevice, keyVolumeDevice, internVolumeDevice)
 	e.LivenessProbe = probePointers.ShareFrom(e.LivenessProbe, old.LivenessProbe, equalProbe, keyProbe, internProbe)
 	e.ReadinessProbe = probePointers.ShareFrom(e.ReadinessProbe, old.ReadinessProbe, equalProbe, keyProbe, internProbe)
@@ -1717,10 +1717,10 @@ func internDeploymentStatusUpdate(d, old *appsv1.DeploymentStatus) {
 		return
 	}
 	d.TerminatingReplicas = intern.Int32From(d.TerminatingReplicas, old.TerminatingReplicas)
-	d.Conditions = intern.Clip(d.Conditions)
 	for i := range d.Conditions {
 		internDeploymentConditionUpdate(&d.Conditions[i], intern.At(old.Conditions, i))
 	}
+	d.Conditions = intern.ClipFrom(d.Conditions, old.Conditions)
 	d.CollisionCount = intern.Int32From(d.CollisionCount, old.CollisionCount)
 }
 

@@ -1434,22 +1434,22 @@ func internPodSpecUpdate(p, old *corev1.PodSpec) {
 		internPodSpec(p)
 		return
 	}
-	p.Volumes = intern.Clip(p.Volumes)
 	for i := range p.Volumes {
 		internVolumeUpdate(&p.Volumes[i], intern.At(old.Volumes, i))
 	}
-	p.InitContainers = intern.Clip(p.InitContainers)
+	p.Volumes = intern.ClipFrom(p.Volumes, old.Volumes)
 	for i := range p.InitContainers {
 		internContainerUpdate(&p.InitContainers[i], intern.At(old.InitContainers, i))
 	}
-	p.Containers = intern.Clip(p.Containers)
+	p.InitContainers = intern.ClipFrom(p.InitContainers, old.InitContainers)
 	for i := range p.Containers {
 		internContainerUpdate(&p.Containers[i], intern.At(old.Containers, i))
 	}
-	p.EphemeralContainers = intern.Clip(p.EphemeralContainers)
+	p.Containers = intern.ClipFrom(p.Containers, old.Containers)
 	for i := range p.EphemeralContainers {
 		internEphemeralContainerUpdate(&p.EphemeralContainers[i], intern.At(old.EphemeralContainers, i))
 	}
+	p.EphemeralContainers = intern.ClipFrom(p.EphemeralContainers, old.EphemeralContainers)
 	p.RestartPolicy = intern.StringFrom(p.RestartPolicy, old.RestartPolicy)
 	p.TerminationGracePeriodSeconds = intern.Int64From(p.TerminationGracePeriodSeconds, old.TerminationGracePeriodSeconds)
 	p.ActiveDeadlineSeconds = intern.Int64From(p.ActiveDeadlineSeconds, old.ActiveDeadlineSeconds)
@@ -1466,10 +1466,10 @@ func internPodSpecUpdate(p, old *corev1.PodSpec) {
 	p.Affinity = affinityPointers.ShareFrom(p.Affinity, old.Affinity, equalAffinity, keyAffinity, internAffinity)
 	p.SchedulerName = intern.StringFrom(p.SchedulerName, old.SchedulerName)
 	p.Tolerations = tolerationSlices.ShareFrom(p.Tolerations, old.Tolerations, equalToleration, keyToleration, internToleration)
-	p.HostAliases = intern.Clip(p.HostAliases)
 	for i := range p.HostAliases {
 		internHostAliasUpdate(&p.HostAliases[i], intern.At(old.HostAliases, i))
 	}
+	p.HostAliases = intern.ClipFrom(p.HostAliases, old.HostAliases)
 	p.PriorityClassName = intern.StringFrom(p.PriorityClassName, old.PriorityClassName)
 	p.Priority = intern.Int32From(p.Priority, old.Priority)
 	p.DNSConfig = podDNSConfigPointers.ShareFrom(p.DNSConfig, old.DNSConfig, equalPodDNSConfig, keyPodDNSConfig, internPodDNSConfig)
@@ -1619,10 +1619,10 @@ func internContainerUpdate(c, old *corev1.Container) {
 	c.ResizePolicy = containerResizePolicySlices.ShareFrom(c.ResizePolicy, old.ResizePolicy, equalContainerResizePolicy, keyContainerResizePolicy, internContainerResizePolicy)
 	c.RestartPolicy = containerRestartPolicyPointers.ShareFrom(c.RestartPolicy, old.RestartPolicy, intern.Equal, keyString, internString)
 	c.RestartPolicyRules = containerRestartRuleSlices.ShareFrom(c.RestartPolicyRules, old.RestartPolicyRules, equalContainerRestartRule, keyContainerRestartRule, internContainerRestartRule)
-	c.VolumeMounts = intern.Clip(c.VolumeMounts)
 	for i := range c.VolumeMounts {
 		internVolumeMountUpdate(&c.VolumeMounts[i], intern.At(old.VolumeMounts, i))
 	}
+	c.VolumeMounts = intern.ClipFrom(c.VolumeMounts, old.VolumeMounts)
 	c.VolumeDevices = volumeDeviceSlices.ShareFrom(c.VolumeDevices, old.VolumeDevices, equalVolumeDevice, keyVolumeDevice, internVolumeDevice)
 	c.LivenessProbe = probePointers.ShareFrom(c.LivenessProbe, old.LivenessProbe, equalProbe, keyProbe, internProbe)
 	c.ReadinessProbe = probePointers.ShareFrom(c.ReadinessProbe, old.ReadinessProbe, equalProbe, keyProbe, internProbe)
@@ -1695,10 +1695,10 @@ func internEphemeralContainerCommonUpdate(e, old *corev1.EphemeralContainerCommo
 	e.ResizePolicy = containerResizePolicySlices.ShareFrom(e.ResizePolicy, old.ResizePolicy, equalContainerResizePolicy, keyContainerResizePolicy, internContainerResizePolicy)
 	e.RestartPolicy = containerRestartPolicyPointers.ShareFrom(e.RestartPolicy, old.RestartPolicy, intern.Equal, keyString, internString)
 	e.RestartPolicyRules = containerRestartRuleSlices.ShareFrom(e.RestartPolicyRules, old.RestartPolicyRules, equalContainerRestartRule, keyContainerRestartRule, internContainerRestartRule)
-	e.VolumeMounts = intern.Clip(e.VolumeMounts)
 	for i := range e.VolumeMounts {
 		internVolumeMountUpdate(&e.VolumeMounts[i], intern.At(old.VolumeMounts, i))
 	}
+	e.VolumeMounts = intern.ClipFrom(e.VolumeMounts, old.VolumeMounts)
 	e.VolumeDevices = volumeDeviceSlices.ShareFrom(e.VolumeDevices, old.VolumeDevices, equalVolumeDevice, keyVolumeDevice, internVolumeDevice)
 	e.LivenessProbe = probePointers.ShareFrom(e.LivenessProbe, old.LivenessProbe, equalProbe, keyProbe, internProbe)
 	e.ReadinessProbe = probePointers.ShareFrom(e.ReadinessProbe, old.ReadinessProbe, equalProbe, keyProbe, internProbe)
@@ -1728,36 +1728,36 @@ func internPodStatusUpdate(p, old *corev1.PodStatus) {
 		return
 	}
 	p.Phase = intern.StringFrom(p.Phase, old.Phase)
-	p.Conditions = intern.Clip(p.Conditions)
 	for i := range p.Conditions {
 		internPodConditionUpdate(&p.Conditions[i], intern.At(old.Conditions, i))
 	}
+	p.Conditions = intern.ClipFrom(p.Conditions, old.Conditions)
 	p.Message = intern.StringFrom(p.Message, old.Message)
 	p.Reason = intern.StringFrom(p.Reason, old.Reason)
 	p.NominatedNodeName = intern.StringFrom(p.NominatedNodeName, old.NominatedNodeName)
-	p.InitContainerStatuses = intern.Clip(p.InitContainerStatuses)
 	for i := range p.InitContainerStatuses {
 		internContainerStatusUpdate(&p.InitContainerStatuses[i], intern.At(old.InitContainerStatuses, i))
 	}
-	p.ContainerStatuses = intern.Clip(p.ContainerStatuses)
+	p.InitContainerStatuses = intern.ClipFrom(p.InitContainerStatuses, old.InitContainerStatuses)
 	for i := range p.ContainerStatuses {
 		internContainerStatusUpdate(&p.ContainerStatuses[i], intern.At(old.ContainerStatuses, i))
 	}
+	p.ContainerStatuses = intern.ClipFrom(p.ContainerStatuses, old.ContainerStatuses)
 	p.QOSClass = intern.StringFrom(p.QOSClass, old.QOSClass)
-	p.EphemeralContainerStatuses = intern.Clip(p.EphemeralContainerStatuses)
 	for i := range p.EphemeralContainerStatuses {
 		internContainerStatusUpdate(&p.EphemeralContainerStatuses[i], intern.At(old.EphemeralContainerStatuses, i))
 	}
+	p.EphemeralContainerStatuses = intern.ClipFrom(p.EphemeralContainerStatuses, old.EphemeralContainerStatuses)
 	p.Resize = intern.StringFrom(p.Resize, old.Resize)
 	p.ResourceClaimStatuses = podResourceClaimStatusSlices.ShareFrom(p.ResourceClaimStatuses, old.ResourceClaimStatuses, equalPodResourceClaimStatus, keyPodResourceClaimStatus, internPodResourceClaimStatus)
 	p.ExtendedResourceClaimStatus = podExtendedResourceClaimStatusPointers.ShareFrom(p.ExtendedResourceClaimStatus, old.ExtendedResourceClaimStatus, equalPodExtendedResourceClaimStatus, keyPodExtendedResourceClaimStatus, internPodExtendedResourceClaimStatus)
 	p.AllocatedResources = resourceNameQuantityMaps.ShareFrom(p.AllocatedResources, old.AllocatedResources, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
 	p.Resources = resourceRequirementsPointers.ShareFrom(p.Resources, old.Resources, equalResourceRequirements, keyResourceRequirements, internResourceRequirements)
 	p.NodeAllocatableResourceClaimStatuses = nodeAllocatableResourceClaimStatusSlices.ShareFrom(p.NodeAllocatableResourceClaimStatuses, old.NodeAllocatableResourceClaimStatuses, equalNodeAllocatableResourceClaimStatus, keyNodeAllocatableResourceClaimStatus, internNodeAllocatableResourceClaimStatus)
-	p.VolumeHealth = intern.Clip(p.VolumeHealth)
 	for i := range p.VolumeHealth {
 		internPodVolumeHealthUpdate(&p.VolumeHealth[i], intern.At(old.VolumeHealth, i))
 	}
+	p.VolumeHealth = intern.ClipFrom(p.VolumeHealth, old.VolumeHealth)
 }
 
 // internPodConditionUpdate is internPodCondition for a new version of a
@@ -1789,10 +1789,10 @@ func internContainerStatusUpdate(c, old *corev1.ContainerStatus) {
 	c.Started = intern.Bool(c.Started)
 	c.AllocatedResources = resourceNameQuantityMaps.ShareFrom(c.AllocatedResources, old.AllocatedResources, intern.EqualQuantityMap, intern.QuantityMap, intern.StringKey)
 	c.Resources = resourceRequirementsPointers.ShareFrom(c.Resources, old.Resources, equalResourceRequirements, keyResourceRequirements, internResourceRequirements)
-	c.VolumeMounts = intern.Clip(c.VolumeMounts)
 	for i := range c.VolumeMounts {
 		internVolumeMountStatusUpdate(&c.VolumeMounts[i], intern.At(old.VolumeMounts, i))
 	}
+	c.VolumeMounts = intern.ClipFrom(c.VolumeMounts, old.VolumeMounts)
 	c.User = containerUserPointers.ShareFrom(c.User, old.User, equalContainerUser, keyContainerUser, internContainerUser)
 	c.AllocatedResourcesStatus = resourceStatusSlices.ShareFrom(c.AllocatedResourcesStatus, old.AllocatedResourcesStatus, equalResourceStatus, keyResourceStatus, internResourceStatus)
 	c.StopSignal = signalPointers.ShareFrom(c.StopSignal, old.StopSignal, intern.Equal, keyString, internString)

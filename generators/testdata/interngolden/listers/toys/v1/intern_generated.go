@@ -113,10 +113,10 @@ func internObjectMetaUpdate(o, old *metav1.ObjectMeta) {
 	o.Annotations = stringMaps.ShareFrom(o.Annotations, old.Annotations, intern.EqualMap, intern.StringMap, intern.StringEntry)
 	o.OwnerReferences = ownerReferenceSlices.ShareFrom(o.OwnerReferences, old.OwnerReferences, equalOwnerReference, keyOwnerReference, internOwnerReference)
 	o.Finalizers = stringSlices.ShareFrom(o.Finalizers, old.Finalizers, intern.Equal, keyString, internString)
-	o.ManagedFields = intern.Clip(o.ManagedFields)
 	for i := range o.ManagedFields {
 		internManagedFieldsEntryUpdate(&o.ManagedFields[i], intern.At(old.ManagedFields, i))
 	}
+	o.ManagedFields = intern.ClipFrom(o.ManagedFields, old.ManagedFields)
 }
 
 // internManagedFieldsEntryUpdate is internManagedFieldsEntry for a new

@@ -80,10 +80,10 @@ func internRobotSpecUpdate(r, old *toysv1.RobotSpec) {
 		return
 	}
 	r.Color = intern.StringFrom(r.Color, old.Color)
-	r.Parts = intern.Clip(r.Parts)
 	for i := range r.Parts {
 		internPartUpdate(&r.Parts[i], intern.At(old.Parts, i))
 	}
+	r.Parts = intern.ClipFrom(r.Parts, old.Parts)
 	r.Length = intern.Int32From(r.Length, old.Length)
 }
 
