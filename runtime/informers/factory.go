@@ -153,10 +153,10 @@ func (f *Factory) InformerName() *cache.InformerName { return f.settings.informe
 
 // InformerFor returns the factory's shared informer of obj's type, creating it
 // on first use with newInformer and the type's resync period, and setting the
-// factory's transform and interning on it. The factory learns the informer's resource when
-// the informer has a GroupVersionResource method returning it (those built
-// by NewInformer do); with WithDiscovery only those are started according to
-// discovery, any other is started unconditionally.
+// factory's transform and interning on it. The factory learns the informer's
+// resource when the informer has a GroupVersionResource method returning it
+// (those built by NewInformer do); with WithDiscovery only those are started
+// according to discovery, any other is started unconditionally.
 func (f *Factory) InformerFor(obj runtime.Object, newInformer func(resync time.Duration) cache.SharedIndexInformer) cache.SharedIndexInformer {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -16,6 +16,12 @@
 //     fields.
 //   - Clip gives back the spare capacity a decoder leaves in the slices a
 //     transform walks rather than shares.
+//   - StringFrom, Int32From, Int64From, ShareFrom and ClipFrom are the
+//     update path: given the value an earlier, already interned version of
+//     the object holds in the same place, they give it back when it is
+//     equal (the Equal functions decide, field by field), and only
+//     otherwise intern or share.
+//   - Sizes and Collector report how many values the pools hold.
 //
 // # Contracts
 //
