@@ -163,14 +163,14 @@ func buildOurs(s *script, c *eventcount.Counter, dropManagedFields bool) informe
 // buildOursAppend is buildOurs with the index functions in append form
 // (cache.AppendIndexFunc).
 func buildOursAppend(s *script, c *eventcount.Counter, dropManagedFields bool) informer {
-	return buildOursWithIndexes(s, c, dropManagedFields, false, appendIndexes)
+	return buildOursWithIndexes(s, c, dropManagedFields, false, appendIndexes, nil)
 }
 
 // buildOursGenerated is buildOurs with the indexes of a generated informer
 // (newOursGenerated): the namespace index built in, the node index in
 // append form, the app label index.
 func buildOursGenerated(s *script, c *eventcount.Counter, dropManagedFields bool) informer {
-	return buildOursWithIndexes(s, c, dropManagedFields, false, generatedIndexes)
+	return buildOursWithIndexes(s, c, dropManagedFields, false, generatedIndexes, nil)
 }
 
 // buildOursUntyped is buildOurs with client-go's untyped handler type (the
@@ -181,7 +181,7 @@ func buildOursUntyped(s *script, c *eventcount.Counter, dropManagedFields bool) 
 }
 
 func buildOursWith(s *script, c *eventcount.Counter, dropManagedFields, untyped bool) informer {
-	return buildOursWithIndexes(s, c, dropManagedFields, untyped, funcIndexes)
+	return buildOursWithIndexes(s, c, dropManagedFields, untyped, funcIndexes, nil)
 }
 
 // indexForm says how an informer of ours declares the three indexes.
@@ -193,7 +193,9 @@ const (
 	generatedIndexes                  // as a generated informer: see newOursGenerated
 )
 
-func buildOursWithIndexes(s *script, c *eventcount.Counter, dropManagedFields, untyped bool, form indexForm) informer {
+// buildOursWithIndexes builds ours with the indexes of form, and intern,
+// when not nil, as its intern function.
+func buildOursWithIndexes(s *script, c *eventcount.Counter, dropManagedFields, untyped bool, form indexForm, intern cache.InternFunc[pod]) informer {
 	lw := cache.NewListWatch[pod](s.listPods, s.watchPods, s.client())
 	var opts cache.SharedIndexInformerOptions[pod]
 	if form == funcIndexes {
@@ -218,6 +220,9 @@ func buildOursWithIndexes(s *script, c *eventcount.Counter, dropManagedFields, u
 		if err := inf.SetTypedTransform(cache.DropManagedFields[pod]); err != nil {
 			panic(err)
 		}
+	}
+	if err := inf.SetTypedIntern(intern); err != nil {
+		panic(err)
 	}
 	var reg clientcache.ResourceEventHandlerRegistration
 	if untyped {

@@ -18,7 +18,6 @@ import (
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/eventcount"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/procstat"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
-	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache"
 )
 
 // internBuilders are the informers BenchmarkInformerUpdatesInterned runs,
@@ -33,32 +32,7 @@ var internBuilders = []namedBuilder{
 // the informer's intern function (SetTypedIntern), as a factory generated
 // with --with-interning sets it.
 func buildOursInterned(s *script, c *eventcount.Counter, dropManagedFields bool) informer {
-	lw := cache.NewListWatch[pod](s.listPods, s.watchPods, s.client())
-	inf, err := cache.NewSharedIndexInformer(lw, cache.SharedIndexInformerOptions[pod]{
-		Indexers: oursIndexers(allIndexes...),
-	})
-	if err != nil {
-		panic(err)
-	}
-	if err := inf.TypedStore().AddLabelIndex(appIndex, "app"); err != nil {
-		panic(err)
-	}
-	if dropManagedFields {
-		if err := inf.SetTypedTransform(cache.DropManagedFields[pod]); err != nil {
-			panic(err)
-		}
-	}
-	if err := inf.SetTypedIntern(genlisters.InternPodUpdate); err != nil {
-		panic(err)
-	}
-	reg, err := inf.AddTypedEventHandler(eventcount.TypedHandler[pod](c))
-	if err != nil {
-		panic(err)
-	}
-	return informer{
-		run:    inf.RunWithContext,
-		synced: func() bool { return inf.HasSynced() && reg.HasSynced() },
-	}
+	return buildOursWithIndexes(s, c, dropManagedFields, false, funcIndexes, genlisters.InternPodUpdate)
 }
 
 // internRounds is the number of rounds over the fixture's 100,000 pods one
