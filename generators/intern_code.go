@@ -251,7 +251,7 @@ func (e *emitter) walkerFunc(t *types.Type, name string) string {
 			optedOuts = append(optedOuts, m.Name)
 			continue
 		}
-		lines = append(lines, e.fieldLines(m.Type, v+"."+m.Name)...)
+		lines = append(lines, e.fieldLines(m.Type, v+"."+m.Name, "")...)
 	}
 	if len(uniques) > 0 {
 		writeComment(&b, "\t", strings.Join(uniques, ", ")+": unique to the object.")
@@ -282,19 +282,28 @@ func writeComment(b *strings.Builder, indent, text string) {
 	b.WriteString(indent + "// " + line + "\n")
 }
 
-// fieldLines are the statements of a walker for the field x of type t.
-func (e *emitter) fieldLines(t *types.Type, x string) []string {
+// fieldLines are the statements of a walker for the field x of type t:
+// of the walker when o is empty, else of the update walker, o being the
+// field's earlier version (the walker's work, giving x o's value where
+// they are equal).
+func (e *emitter) fieldLines(t *types.Type, x, o string) []string {
 	g := e.g
 	switch {
 	case isStringKind(t):
-		return []string{fmt.Sprintf("%s = %s(%s)", x, e.in("String"), x)}
+		if o == "" {
+			return []string{fmt.Sprintf("%s = %s(%s)", x, e.in("String"), x)}
+		}
+		return []string{fmt.Sprintf("%s = %s(%s, %s)", x, e.in("StringFrom"), x, o)}
 	case t.Kind == types.Struct:
-		if isWalkable(t) && g.needsWork(t) {
+		if !isWalkable(t) || !g.needsWork(t) {
+			return nil
+		}
+		if o == "" {
 			return []string{fmt.Sprintf("%s(&%s)", e.walker(t), x)}
 		}
-		return nil
+		return []string{fmt.Sprintf("%s(&%s, &%s)", e.updater(t), x, o)}
 	case t.Kind == types.Pointer:
-		return e.pointerLines(t.Elem, x)
+		return e.pointerLines(t.Elem, x, o)
 	}
 	switch u := unalias(t); u.Kind {
 	case types.Slice:
@@ -302,13 +311,19 @@ func (e *emitter) fieldLines(t *types.Type, x string) []string {
 		switch {
 		case isStringKind(el) && isNameable(el):
 			key, prepare := e.stringHelpers()
-			return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Slices", el), x, key, prepare)}
+			return []string{e.share(e.pool("Slices", el), x, o, e.in("Equal"), key, prepare)}
 		case el.Kind == types.Struct && g.shareable(el):
-			return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Slices", el), x, e.keyer(el), e.prepare(el))}
+			return []string{e.share(e.pool("Slices", el), x, o, e.equaler(el), e.keyer(el), e.prepare(el))}
 		case el.Kind == types.Struct && isWalkable(el) && g.needsWork(el):
+			if o == "" {
+				return []string{
+					fmt.Sprintf("%s = %s(%s)", x, e.in("Clip"), x),
+					fmt.Sprintf("for i := range %s {\n\t%s(&%s[i])\n}", x, e.walker(el), x),
+				}
+			}
 			return []string{
-				fmt.Sprintf("%s = %s(%s)", x, e.in("Clip"), x),
-				fmt.Sprintf("for i := range %s {\n\t%s(&%s[i])\n}", x, e.walker(el), x),
+				fmt.Sprintf("for i := range %s {\n\t%s(&%s[i], %s(%s, i))\n}", x, e.updater(el), x, e.in("At"), o),
+				fmt.Sprintf("%s = %s(%s, %s)", x, e.in("ClipFrom"), x, o),
 			}
 		}
 	case types.Map:
@@ -317,34 +332,51 @@ func (e *emitter) fieldLines(t *types.Type, x string) []string {
 		}
 		switch {
 		case isStringKind(u.Elem):
-			return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Maps", u.Key, u.Elem), x, e.in("StringMap"), e.in("StringEntry"))}
+			return []string{e.share(e.pool("Maps", u.Key, u.Elem), x, o, e.in("EqualMap"), e.in("StringMap"), e.in("StringEntry"))}
 		case isQuantity(u.Elem):
-			return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Maps", u.Key, u.Elem), x, e.in("QuantityMap"), e.in("StringKey"))}
+			return []string{e.share(e.pool("Maps", u.Key, u.Elem), x, o, e.in("EqualQuantityMap"), e.in("QuantityMap"), e.in("StringKey"))}
 		}
 	}
 	return nil
 }
 
-// pointerLines are the statements of a walker for the pointer field x to a
-// value of type el.
-func (e *emitter) pointerLines(el *types.Type, x string) []string {
+// pointerLines are fieldLines for the pointer field x to a value of type el.
+func (e *emitter) pointerLines(el *types.Type, x, o string) []string {
 	g := e.g
 	switch {
 	case isStringKind(el) && isNameable(el):
 		key, prepare := e.stringHelpers()
-		return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Pointers", el), x, key, prepare)}
+		return []string{e.share(e.pool("Pointers", el), x, o, e.in("Equal"), key, prepare)}
 	case isPlain(el, "bool"):
 		return []string{fmt.Sprintf("%s = %s(%s)", x, e.in("Bool"), x)}
-	case isPlain(el, "int32"):
-		return []string{fmt.Sprintf("%s = %s(%s)", x, e.in("Int32"), x)}
-	case isPlain(el, "int64"):
-		return []string{fmt.Sprintf("%s = %s(%s)", x, e.in("Int64"), x)}
+	case isPlain(el, "int32"), isPlain(el, "int64"):
+		fn := "Int32"
+		if isPlain(el, "int64") {
+			fn = "Int64"
+		}
+		if o == "" {
+			return []string{fmt.Sprintf("%s = %s(%s)", x, e.in(fn), x)}
+		}
+		return []string{fmt.Sprintf("%s = %s(%s, %s)", x, e.in(fn+"From"), x, o)}
 	case el.Kind == types.Struct && g.shareable(el):
-		return []string{fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, e.pool("Pointers", el), x, e.keyer(el), e.prepare(el))}
+		return []string{e.share(e.pool("Pointers", el), x, o, e.equaler(el), e.keyer(el), e.prepare(el))}
 	case el.Kind == types.Struct && isWalkable(el) && g.needsWork(el):
-		return []string{fmt.Sprintf("if %s != nil {\n\t%s(%s)\n}", x, e.walker(el), x)}
+		if o == "" {
+			return []string{fmt.Sprintf("if %s != nil {\n\t%s(%s)\n}", x, e.walker(el), x)}
+		}
+		return []string{fmt.Sprintf("if %s != nil {\n\t%s(%s, %s)\n}", x, e.updater(el), x, o)}
 	}
 	return nil
+}
+
+// share is the statement that shares x through pool: Share with the key
+// encoder and prepare function, or, with x's earlier version o, ShareFrom,
+// which first compares x with o by equal.
+func (e *emitter) share(pool, x, o, equal, key, prepare string) string {
+	if o == "" {
+		return fmt.Sprintf("%s = %s.Share(%s, %s, %s)", x, pool, x, key, prepare)
+	}
+	return fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, pool, x, o, equal, key, prepare)
 }
 
 // prepare is the prepare function of the pool of shareable struct t: its
@@ -472,78 +504,12 @@ func (e *emitter) updaterFunc(t *types.Type, name string) string {
 		if p := g.policy(t, m); p == unique || p == optedOut {
 			continue
 		}
-		for _, l := range e.updateLines(m.Type, v+"."+m.Name, "old."+m.Name) {
+		for _, l := range e.fieldLines(m.Type, v+"."+m.Name, "old."+m.Name) {
 			b.WriteString("\t" + strings.ReplaceAll(l, "\n", "\n\t") + "\n")
 		}
 	}
 	b.WriteString("}")
 	return b.String()
-}
-
-// updateLines are the statements of an update walker for the field x of
-// type t, whose earlier version is o: fieldLines with o at hand.
-func (e *emitter) updateLines(t *types.Type, x, o string) []string {
-	g := e.g
-	switch {
-	case isStringKind(t):
-		return []string{fmt.Sprintf("%s = %s(%s, %s)", x, e.in("StringFrom"), x, o)}
-	case t.Kind == types.Struct:
-		if isWalkable(t) && g.needsWork(t) {
-			return []string{fmt.Sprintf("%s(&%s, &%s)", e.updater(t), x, o)}
-		}
-		return nil
-	case t.Kind == types.Pointer:
-		return e.pointerUpdateLines(t.Elem, x, o)
-	}
-	switch u := unalias(t); u.Kind {
-	case types.Slice:
-		el := u.Elem
-		switch {
-		case isStringKind(el) && isNameable(el):
-			key, prepare := e.stringHelpers()
-			return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Slices", el), x, o, e.in("Equal"), key, prepare)}
-		case el.Kind == types.Struct && g.shareable(el):
-			return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Slices", el), x, o, e.equaler(el), e.keyer(el), e.prepare(el))}
-		case el.Kind == types.Struct && isWalkable(el) && g.needsWork(el):
-			return []string{
-				fmt.Sprintf("for i := range %s {\n\t%s(&%s[i], %s(%s, i))\n}", x, e.updater(el), x, e.in("At"), o),
-				fmt.Sprintf("%s = %s(%s, %s)", x, e.in("ClipFrom"), x, o),
-			}
-		}
-	case types.Map:
-		if !isStringKind(u.Key) || !isNameable(u.Key) || !isNameable(u.Elem) {
-			return nil
-		}
-		switch {
-		case isStringKind(u.Elem):
-			return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Maps", u.Key, u.Elem), x, o, e.in("EqualMap"), e.in("StringMap"), e.in("StringEntry"))}
-		case isQuantity(u.Elem):
-			return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Maps", u.Key, u.Elem), x, o, e.in("EqualQuantityMap"), e.in("QuantityMap"), e.in("StringKey"))}
-		}
-	}
-	return nil
-}
-
-// pointerUpdateLines are the statements of an update walker for the
-// pointer field x to a value of type el, whose earlier version is o.
-func (e *emitter) pointerUpdateLines(el *types.Type, x, o string) []string {
-	g := e.g
-	switch {
-	case isStringKind(el) && isNameable(el):
-		key, prepare := e.stringHelpers()
-		return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Pointers", el), x, o, e.in("Equal"), key, prepare)}
-	case isPlain(el, "bool"):
-		return []string{fmt.Sprintf("%s = %s(%s)", x, e.in("Bool"), x)}
-	case isPlain(el, "int32"):
-		return []string{fmt.Sprintf("%s = %s(%s, %s)", x, e.in("Int32From"), x, o)}
-	case isPlain(el, "int64"):
-		return []string{fmt.Sprintf("%s = %s(%s, %s)", x, e.in("Int64From"), x, o)}
-	case el.Kind == types.Struct && g.shareable(el):
-		return []string{fmt.Sprintf("%s = %s.ShareFrom(%s, %s, %s, %s, %s)", x, e.pool("Pointers", el), x, o, e.equaler(el), e.keyer(el), e.prepare(el))}
-	case el.Kind == types.Struct && isWalkable(el) && g.needsWork(el):
-		return []string{fmt.Sprintf("if %s != nil {\n\t%s(%s, %s)\n}", x, e.updater(el), x, o)}
-	}
-	return nil
 }
 
 // equalerFunc is the equality function of shareable struct t: every field,
