@@ -75,7 +75,7 @@ func EqualSliceFunc[S ~[]E, E any](a, b S, equal func(a, b *E) bool) bool {
 // EqualMap reports whether a and b are both nil, or both not nil with the
 // same entries.
 func EqualMap[M ~map[K]V, K, V comparable](a, b M) bool {
-	return (a == nil) == (b == nil) && maps.Equal(a, b)
+	return (a == nil) == (b == nil) && maps.Equal(b, a)
 }
 
 // EqualQuantity reports whether two quantities are reflect.DeepEqual: the
@@ -95,8 +95,8 @@ func EqualQuantityMap[M ~map[K]resource.Quantity, K comparable](a, b M) bool {
 	if (a == nil) != (b == nil) || len(a) != len(b) {
 		return false
 	}
-	for k, va := range a {
-		vb, ok := b[k]
+	for k, vb := range b {
+		va, ok := a[k]
 		if !ok || !EqualQuantity(&va, &vb) {
 			return false
 		}
