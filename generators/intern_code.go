@@ -174,6 +174,16 @@ func (e *emitter) equaler(t *types.Type) string {
 	return e.use(name)
 }
 
+// equalerIf is equaler(t) for the update form of a statement (o, a field's
+// earlier version, set), and "" for the walker's, which compares nothing:
+// a walker does not depend on equality functions.
+func (e *emitter) equalerIf(o string, t *types.Type) string {
+	if o == "" {
+		return ""
+	}
+	return e.equaler(t)
+}
+
 // keyer returns the name of the key encoder of shareable struct t,
 // defining it.
 func (e *emitter) keyer(t *types.Type) string {
@@ -313,7 +323,7 @@ func (e *emitter) fieldLines(t *types.Type, x, o string) []string {
 			key, prepare := e.stringHelpers()
 			return []string{e.share(e.pool("Slices", el), x, o, e.in("Equal"), key, prepare)}
 		case el.Kind == types.Struct && g.shareable(el):
-			return []string{e.share(e.pool("Slices", el), x, o, e.equaler(el), e.keyer(el), e.prepare(el))}
+			return []string{e.share(e.pool("Slices", el), x, o, e.equalerIf(o, el), e.keyer(el), e.prepare(el))}
 		case el.Kind == types.Struct && isWalkable(el) && g.needsWork(el):
 			if o == "" {
 				return []string{
@@ -359,7 +369,7 @@ func (e *emitter) pointerLines(el *types.Type, x, o string) []string {
 		}
 		return []string{fmt.Sprintf("%s = %s(%s, %s)", x, e.in(fn+"From"), x, o)}
 	case el.Kind == types.Struct && g.shareable(el):
-		return []string{e.share(e.pool("Pointers", el), x, o, e.equaler(el), e.keyer(el), e.prepare(el))}
+		return []string{e.share(e.pool("Pointers", el), x, o, e.equalerIf(o, el), e.keyer(el), e.prepare(el))}
 	case el.Kind == types.Struct && isWalkable(el) && g.needsWork(el):
 		if o == "" {
 			return []string{fmt.Sprintf("if %s != nil {\n\t%s(%s)\n}", x, e.walker(el), x)}

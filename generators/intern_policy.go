@@ -200,20 +200,22 @@ func parseInternKind(entry string) (group, kind string, err error) {
 // that selects no such kind is an error: a misspelt group or kind would
 // otherwise turn interning off without a word.
 func selectInterned(m *Model, entries []string) error {
+	type selector struct{ group, kind string }
+	selectors := make([]selector, len(entries))
+	for i, e := range entries {
+		group, kind, err := parseInternKind(e)
+		if err != nil {
+			return err
+		}
+		selectors[i] = selector{group, kind}
+	}
 	used := make([]bool, len(entries))
 	for _, g := range m.Groups {
 		for _, v := range g.Versions {
-			for _, k := range v.Kinds {
-				if !k.Lister {
-					continue
-				}
+			for _, k := range kindsWhere(v, func(k *Kind) bool { return k.Lister }) {
 				k.Intern = len(entries) == 0
-				for i, e := range entries {
-					group, kind, err := parseInternKind(e)
-					if err != nil {
-						return err
-					}
-					if group == g.Name && (kind == "*" || kind == k.Type.Name.Name) {
+				for i, s := range selectors {
+					if s.group == g.Name && (s.kind == "*" || s.kind == k.Type.Name.Name) {
 						k.Intern, used[i] = true, true
 					}
 				}
