@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
 	"strconv"
 	"testing"
 
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/eventcount"
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/procstat"
 	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/testpods"
 )
 
@@ -124,7 +124,7 @@ func heapAfterUpdates(bd *bodies, sd side) (fill, updated int64, err error) {
 		return 0, 0, err
 	}
 	c := eventcount.New(bd.n)
-	base := liveHeap()
+	base := procstat.LiveHeap()
 	inf, err := sd.build(cs, p.client(cs), c)
 	if err != nil {
 		return 0, 0, err
@@ -137,7 +137,7 @@ func heapAfterUpdates(bd *bodies, sd side) (fill, updated int64, err error) {
 	if err := checkSynced(srv, p, inf, bd); err != nil {
 		return 0, 0, err
 	}
-	fill = liveHeap() - base
+	fill = procstat.LiveHeap() - base
 	for round := range heapRounds {
 		c.ExpectUpdates(bd.m)
 		srv.updates <- bd.updates[round%len(bd.updates)]
@@ -145,7 +145,7 @@ func heapAfterUpdates(bd *bodies, sd side) (fill, updated int64, err error) {
 			return 0, 0, fmt.Errorf("round %d: %w", round, err)
 		}
 	}
-	updated = liveHeap() - base
+	updated = procstat.LiveHeap() - base
 	if err := checkSynced(srv, p, inf, bd); err != nil {
 		return 0, 0, fmt.Errorf("after the updates: %w", err)
 	}
@@ -156,14 +156,4 @@ func heapAfterUpdates(bd *bodies, sd side) (fill, updated int64, err error) {
 		return 0, 0, errors.New("the live heap did not grow with the sync")
 	}
 	return fill, updated, nil
-}
-
-// liveHeap returns HeapAlloc after a full collection: runtime.GC twice, the
-// second freeing what the first moved to sync.Pools' victim caches.
-func liveHeap() int64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
 }

@@ -102,3 +102,14 @@ func (t *Totals) AddHeap(before *Sample) {
 	runtime.ReadMemStats(&m)
 	t.Heap += int64(m.HeapAlloc) - int64(before.Mem.HeapAlloc)
 }
+
+// LiveHeap returns the bytes of live heap objects (HeapAlloc) after a full
+// collection: runtime.GC twice, the second freeing what the first moved to
+// sync.Pools' victim caches.
+func LiveHeap() int64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}

@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/tools/cache"
 
+	"github.com/informer-gen-plus/informer-gen-plus/internal/testing/procstat"
 	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
@@ -435,15 +436,6 @@ func TestNamespaceChurnKeepsNoPerNamespaceState(t *testing.T) {
 	}
 }
 
-// heapInUse returns the bytes of live heap objects after two collections.
-func heapInUse() int64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return int64(m.HeapAlloc)
-}
-
 // 8,000 namespaces are created (200 at a time, 50 pods each) and emptied in
 // our store and in client-go's indexer, both holding one namespace that
 // stays, and both with a namespace index: the memory each retains must not
@@ -479,19 +471,19 @@ func TestEmptiedNamespacesReleaseMemory(t *testing.T) {
 		}
 	}
 
-	base := heapInUse()
+	base := procstat.LiveHeap()
 	ours := cachetest.Must(NewIndexer(Indexers[*corev1.Pod]{cache.NamespaceIndex: func(p *corev1.Pod) []string { return []string{p.Namespace} }}))
 	churn(func(p *corev1.Pod) { ours.Add(p) }, func(p *corev1.Pod) { ours.Delete(KeyOf(p)) })
-	oursHeap := heapInUse() - base
+	oursHeap := procstat.LiveHeap() - base
 	oursNS := len(ours.namespaces)
 	invariants := checkStoreInvariants(ours)
 	runtime.KeepAlive(ours)
 	ours = nil
 
-	base = heapInUse()
+	base = procstat.LiveHeap()
 	ref := cache.NewIndexer(cache.MetaNamespaceKeyFunc, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	churn(func(p *corev1.Pod) { _ = ref.Add(p) }, func(p *corev1.Pod) { _ = ref.Delete(p) })
-	refHeap := heapInUse() - base
+	refHeap := procstat.LiveHeap() - base
 	if n := len(ref.List()); n != 1 {
 		t.Fatalf("client-go holds %d objects, want 1", n)
 	}
