@@ -20,8 +20,9 @@ var registry struct {
 }
 
 type registered struct {
-	name string
-	len  func() (int, bool) // the table's size; false once it is collected
+	name  string
+	len   func() (int, bool) // the table's size; false once it is collected
+	alive func() bool        // whether the table is not collected yet
 }
 
 // register adds t to the registry under name.
@@ -33,8 +34,9 @@ func register[T any](name string, t *table[T]) {
 		}
 		return 0, false
 	}
+	alive := func() bool { return w.Value() != nil }
 	registry.mu.Lock()
-	registry.pools = append(registry.pools, registered{name: name, len: size})
+	registry.pools = append(registry.pools, registered{name: name, len: size, alive: alive})
 	registry.mu.Unlock()
 }
 
@@ -88,10 +90,7 @@ func Sizes() []PoolSize {
 	}
 	if gone {
 		registry.mu.Lock()
-		registry.pools = slices.DeleteFunc(registry.pools, func(p registered) bool {
-			_, ok := p.len()
-			return !ok
-		})
+		registry.pools = slices.DeleteFunc(registry.pools, func(p registered) bool { return !p.alive() })
 		registry.mu.Unlock()
 	}
 	out := make([]PoolSize, 0, len(sizes))
