@@ -381,24 +381,15 @@ func TestShareFromProperty(t *testing.T) {
 			v := randPort()
 			p = &v
 		}
-		var oldP *port
-		switch r.IntN(4) {
-		case 0:
-			if p != nil {
-				c := clonePort(*p)
-				oldP = &c
+		copyP := func() *port {
+			if p == nil {
+				return nil
 			}
-		case 1:
-			oldP = lastP
-		case 2:
-			v := randPort()
-			oldP = &v
-		}
-		var wantP *port
-		if p != nil {
 			c := clonePort(*p)
-			wantP = &c
+			return &c
 		}
+		oldP := pickOld(r, copyP, lastP, func() *port { v := randPort(); return &v })
+		wantP := copyP()
 		gotP := ptrs.ShareFrom(p, oldP, updEqualPort, keyPort, internPort)
 		if !reflect.DeepEqual(gotP, wantP) {
 			t.Fatalf("round %d: Pointers.ShareFrom(%+v, %+v) = %+v", i, wantP, oldP, gotP)
@@ -410,15 +401,7 @@ func TestShareFromProperty(t *testing.T) {
 
 		// Slices.
 		s := randSlice()
-		var oldS []port
-		switch r.IntN(4) {
-		case 0:
-			oldS = cloneSlice(s)
-		case 1:
-			oldS = lastS
-		case 2:
-			oldS = randSlice()
-		}
+		oldS := pickOld(r, func() []port { return cloneSlice(s) }, lastS, randSlice)
 		wantS := cloneSlice(s)
 		gotS := slcs.ShareFrom(s, oldS, updEqualPort, keyPort, internPort)
 		if !reflect.DeepEqual(gotS, wantS) {
@@ -431,15 +414,7 @@ func TestShareFromProperty(t *testing.T) {
 
 		// Maps of strings.
 		l := randLabels()
-		var oldL map[string]string
-		switch r.IntN(4) {
-		case 0:
-			oldL = maps.Clone(l)
-		case 1:
-			oldL = lastL
-		case 2:
-			oldL = randLabels()
-		}
+		oldL := pickOld(r, func() map[string]string { return maps.Clone(l) }, lastL, randLabels)
 		wantL := maps.Clone(l)
 		gotL := labels.ShareFrom(l, oldL, EqualMap[map[string]string], StringMap, StringEntry[string, string])
 		if !reflect.DeepEqual(gotL, wantL) {
@@ -453,15 +428,7 @@ func TestShareFromProperty(t *testing.T) {
 		// Maps of quantities: EqualQuantityMap may call DeepEqual maps
 		// unequal (big decimals), so old is not required back.
 		m := randResources()
-		var oldR map[string]resource.Quantity
-		switch r.IntN(4) {
-		case 0:
-			oldR = maps.Clone(m)
-		case 1:
-			oldR = lastR
-		case 2:
-			oldR = randResources()
-		}
+		oldR := pickOld(r, func() map[string]resource.Quantity { return maps.Clone(m) }, lastR, randResources)
 		wantR := maps.Clone(m)
 		gotR := res.ShareFrom(m, oldR, EqualQuantityMap[map[string]resource.Quantity], QuantityMap[string], StringKey[string, resource.Quantity])
 		if !reflect.DeepEqual(gotR, wantR) {
@@ -469,6 +436,23 @@ func TestShareFromProperty(t *testing.T) {
 		}
 		lastR = gotR
 	}
+}
+
+// pickOld draws the earlier version a round of TestShareFromProperty gives
+// ShareFrom: an equal copy of the new value, the last round's result,
+// another random value, or none (the zero value), a quarter of the time
+// each.
+func pickOld[T any](r *rand.Rand, equalCopy func() T, last T, other func() T) T {
+	switch r.IntN(4) {
+	case 0:
+		return equalCopy()
+	case 1:
+		return last
+	case 2:
+		return other()
+	}
+	var none T
+	return none
 }
 
 // ClipFrom gives back old only when the elements are the same bit for bit:
