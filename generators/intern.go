@@ -100,10 +100,6 @@ func addGenerators(targets []generator.Target, pkg string, gens ...generator.Gen
 // which the factory sets on its informers.
 func factoryInternFunc(raw namer.Namer, l layout, kinds []*Kind) string {
 	var b strings.Builder
-	names := make([]string, len(kinds))
-	for i, k := range kinds {
-		names[i] = k.Type.Name.Name
-	}
 	writeComment(&b, "", fmt.Sprintf("Intern interns and shares, in place, the parts of an object of "+
 		"the kinds of this factory's informers (%s) that repeat across objects, with the Intern<Kind>Update "+
 		"function of the kind's lister package: old, the version of the object the informer holds "+
@@ -112,7 +108,7 @@ func factoryInternFunc(raw namer.Namer, l layout, kinds []*Kind) string {
 		"they list or receive from a watch, after the factory's transform (see runtime/cache's InternFunc), "+
 		"unless the factory has the option WithoutInterning. The objects of their caches then share "+
 		"their repeated strings and parts, and must not be modified: copy one (DeepCopy) before "+
-		"changing it, as informer caches require anyway.", joinWords(names)))
+		"changing it, as informer caches require anyway.", joinWords(kindNames(kinds))))
 	b.WriteString("func Intern(obj, old any) {\n\tswitch o := obj.(type) {\n")
 	// The lister packages are named first, as in the informers' files, so
 	// that they get the short import names and the API packages the longer.
@@ -213,10 +209,6 @@ func internFileArgs(g *internGen, file string, keep func(string) bool, poolsDoc 
 // a client-go TransformFunc.
 func internTransformFunc(e *emitter, kinds []*Kind) string {
 	var b strings.Builder
-	names := make([]string, len(kinds))
-	for i, k := range kinds {
-		names[i] = k.Type.Name.Name
-	}
 	writeComment(&b, "", fmt.Sprintf("InternTransform interns and shares, in place, the parts of an object of "+
 		"this package's kinds (%s) that repeat across objects, as Intern<Kind> does, and returns it; "+
 		"it returns an object of any other type unchanged. It is a client-go cache.TransformFunc, "+
@@ -225,11 +217,20 @@ func internTransformFunc(e *emitter, kinds []*Kind) string {
 		"(a generated factory interns by itself, with Intern<Kind>Update). "+
 		"The objects of the cache then share their repeated strings and parts, and must not be modified: "+
 		"copy one (DeepCopy) before changing it, as informer caches require anyway.",
-		joinWords(names)))
+		joinWords(kindNames(kinds))))
 	b.WriteString("func InternTransform(obj any) (any, error) {\n\tswitch o := obj.(type) {\n")
 	for _, k := range kinds {
 		fmt.Fprintf(&b, "\tcase *%s:\n\t\tIntern%s(o)\n", e.typ(k.Type), k.Type.Name.Name)
 	}
 	b.WriteString("\t}\n\treturn obj, nil\n}")
 	return b.String()
+}
+
+// kindNames returns the Go names of kinds' types, in order.
+func kindNames(kinds []*Kind) []string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.Type.Name.Name
+	}
+	return names
 }
