@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
@@ -317,5 +318,59 @@ func TestInformerInternKeepsObjectsDeepEqual(t *testing.T) {
 	}
 	if mapIdentity(p1v4.Labels) == mapIdentity(p1v2.Labels) {
 		t.Error("changed labels were given the earlier version's map")
+	}
+}
+
+// The intern function runs on what the informer stores, after the
+// transform, with the version the store holds at that moment as old: for a
+// MODIFIED the cached object, for each object of a relist its cached
+// version (nil for a new one). Objects a relist drops and resyncs, which
+// hand the stored object back, are not interned. Waits for one relist
+// backoff and one resync.
+func TestInformerInternRunsOnStoredObjects(t *testing.T) {
+	lw := newScriptedLW("1", podAt("p1", "1"), podAt("p2", "1"))
+	inf := lw.informer(podInformerOptions{ResyncPeriod: time.Second})
+	given := map[*corev1.Pod]bool{} // the objects the list and the watch delivered
+	var givenMu sync.Mutex
+	err := inf.SetTypedTransform(func(p *corev1.Pod) (*corev1.Pod, error) {
+		givenMu.Lock()
+		given[p] = true
+		givenMu.Unlock()
+		c := p.DeepCopy()
+		c.Labels = map[string]string{"transformed": "true"}
+		return c, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log internLog
+	if err := inf.SetTypedIntern(log.record); err != nil {
+		t.Fatal(err)
+	}
+	h := newRecorder(nil)
+	register(t, inf, h)
+	runInformer(t, context.Background(), inf)
+	w := lw.nextWatch(t)
+	h.waitUntil(t, "add ns/p2@1 (initial)")
+	w.send(t, watch.Modified, podAt("p1", "2"))
+	h.waitUntil(t, "update ns/p1@1 -> 2")
+	lw.setList("3", podAt("p1", "3"), podAt("p3", "3"))
+	w.expire(t)
+	lw.nextWatch(t)
+	h.waitUntil(t, "add ns/p3@3")
+	h.waitUntil(t, "resync ns/p3@3")
+
+	lines, objs, _ := log.calls()
+	expectInternCalls(t, "intern calls", lines, []string{
+		"p1@1 <- <nil>", "p2@1 <- <nil>",
+		"p1@2 <- p1@1",
+		"p1@3 <- p1@2", "p3@3 <- <nil>",
+	})
+	givenMu.Lock()
+	defer givenMu.Unlock()
+	for i, o := range objs {
+		if given[o] || o.Labels["transformed"] != "true" {
+			t.Errorf("intern call %q got an object the transform had not made", lines[i])
+		}
 	}
 }

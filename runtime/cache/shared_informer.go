@@ -167,7 +167,7 @@ func (s *SharedIndexInformer[T]) SetTypedTransform(fn TransformFunc[T]) error {
 	return nil
 }
 
-// SetIntern sets the function that interns the objects the informer queues,
+// SetIntern sets the function that interns the objects the informer stores,
 // after its transform (see InternFunc); nil turns interning off. It fails
 // after Run. The function receives the informer's objects as T, and old as
 // a T too: the zero T (a nil pointer in an interface) when the store holds
@@ -425,7 +425,6 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 		KnownObjects: s.indexer,
 		MaxSize:      s.opts.MaxQueueSize,
 		Transform:    s.transform,
-		Intern:       s.intern,
 	})
 	process := s.handleDeltas
 	if metrics := newQueueMetrics(s.opts.Identifier, s.opts.MetricsProvider); metrics.enabled() {
@@ -477,6 +476,20 @@ func (c informerController[T]) HasSynced() bool                     { return c.s
 func (c informerController[T]) HasSyncedChecker() cache.DoneChecker { return c.s.HasSyncedChecker() }
 func (c informerController[T]) LastSyncResourceVersion() string     { return c.s.LastSyncResourceVersion() }
 
+// internDelta interns obj, which is about to be stored under key, against
+// the version the store holds now. Only this goroutine writes the store, so
+// that version is the one obj replaces. A resync hands back the stored object
+// itself, which is interned already. Interning here, on the goroutine that
+// pops the queue rather than on the reflector's, which decodes every event,
+// keeps its cost off the decoding of the next ones.
+func (s *SharedIndexInformer[T]) internDelta(key ObjectName, obj T) {
+	old, _ := s.indexer.Get(key)
+	if old == obj {
+		return
+	}
+	s.intern(obj, old)
+}
+
 // handleDeltas applies one object's deltas to the store and queues the
 // notifications. Presence in the store, not the delta type, decides between add
 // and update (docs/clientgo-semantics.md#add-or-update).
@@ -486,6 +499,9 @@ func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas queue.Delta
 	for _, d := range deltas {
 		switch d.Type {
 		case queue.Sync, queue.Replaced, queue.Added, queue.Updated:
+			if s.intern != nil {
+				s.internDelta(key, d.Object)
+			}
 			if old, existed := s.indexer.Upsert(d.Object); existed {
 				// An unchanged resourceVersion makes it a resync, which
 				// distribute queues only to listeners that take resyncs.
