@@ -13,14 +13,27 @@ BENCH_TIME ?= 1s
 # such as BEFORE=main or BEFORE=$$(git merge-base HEAD main).
 BEFORE ?=
 
-# Packages whose tests run with the race detector: all but the generator,
-# which is single-threaded and whose gengo parser shares global state, and
-# the end-to-end packages, which need the local control plane (make e2e).
-# The compile-compatibility test (make compat) and the Go tool test (make
-# gotool-test) run on their own: they build scratch modules, and the race
-# detector would only slow them down.
+# Every go test of make test runs with -vet=off: make vet vets the module
+# once in the default build, and go test's own vet would vet every package
+# and dependency again in each configuration it builds (with -race, for
+# instance), for findings that cannot differ.
+TESTFLAGS = -count=1 -vet=off
+# Packages whose tests run with the race detector: the runtime (but the
+# field path parser, which starts no goroutine) and the examples and
+# benchmarks that run informers. The end-to-end packages need the local
+# control plane (make e2e); the compile-compatibility test (make compat) and
+# the Go tool test (make gotool-test) build scratch modules of their own.
 E2E_PKGS = ./internal/testing/testcluster/ ./test/e2e/ ./test/e2e/shard/
-RACE_PKGS = $(shell $(GO) list ./... | grep -v -e '/generators' -e '/internal/testing/testcluster' -e '/test/e2e' -e '/test/compat' -e '/test/gotool')
+RACE_PKGS = $(shell $(GO) list ./runtime/... ./examples/explore/ ./examples/generated/ ./examples/generated/kube/ ./examples/widgetcontroller/ ./test/scalebench/ | grep -v -e '/runtime/fieldpath$$')
+# Packages whose tests run without it: the generator (single-threaded; its
+# gengo parser shares global state), the field path parser, the API
+# packages' marker tests, the indexing examples, the test helpers, the
+# commands (compiled only).
+PLAIN_PKGS = $(filter-out $(RACE_PKGS),$(shell $(GO) list ./... | grep -v -e '/internal/testing/testcluster' -e '/test/e2e' -e '/test/compat' -e '/test/gotool'))
+# The packages among RACE_PKGS with allocation tests (TestXxxAllocatesNothing),
+# which the race detector makes meaningless: they run again without it.
+MODULE = github.com/informer-gen-plus/informer-gen-plus
+ALLOC_PKGS = $(foreach p,$(RACE_PKGS),$(if $(shell grep -lsE '^func Test[A-Za-z0-9_]*AllocatesNothing' $(patsubst $(MODULE)/%,%,$(p))/*_test.go),$(p)))
 # Iterations of each fuzz target in `make test`, and the executions the
 # fuzzer may spend minimizing each new input (its default, 60 s per input,
 # would make a short run's length depend on how much new coverage it finds).
@@ -42,7 +55,7 @@ FUZZ_TARGETS = \
 	./runtime/wire/:FuzzDifferentialJSONWatch \
 	./runtime/wire/:FuzzDifferentialContentType
 
-.PHONY: all build vet generate verify test unit compat swap-test gotool-test e2e controller-runtime demo fuzz bench bench-scale bench-before-after smoke-kube bench-gen testbin clean
+.PHONY: all build vet generate verify test unit unit-plain unit-race fieldsv1string compat swap-test gotool-test e2e controller-runtime demo fuzz bench bench-scale bench-before-after smoke-kube bench-gen testbin clean
 
 all: build
 
@@ -68,17 +81,28 @@ generate:
 verify:
 	bash hack/verify-codegen.sh
 
-## unit: run the tests: the runtime's and the examples' with the race
-## detector, the generator's without it, then the allocation tests (which the
-## race detector makes meaningless) without it. Last, under apimachinery's
-## fieldsv1string build (metav1.FieldsV1 without its Raw field): everything
-## must compile, and the generated interning transforms keep objects equal.
-unit:
-	$(GO) test -race -count=1 $(RACE_PKGS)
-	$(GO) test -count=1 ./generators/...
-	$(GO) test -count=1 -run 'AllocatesNothing' ./runtime/... ./examples/...
-	$(GO) vet -tags fieldsv1string ./...
-	$(GO) test -count=1 -tags fieldsv1string ./examples/generated/kube/
+## unit: run the tests: unit-plain, unit-race, then fieldsv1string.
+unit: unit-plain unit-race fieldsv1string
+
+## unit-plain: the tests of PLAIN_PKGS, then the allocation tests of
+## RACE_PKGS, without the race detector.
+unit-plain:
+	$(GO) test $(TESTFLAGS) $(PLAIN_PKGS)
+	$(GO) test $(TESTFLAGS) -run 'AllocatesNothing' $(ALLOC_PKGS)
+
+## unit-race: the tests of RACE_PKGS (the runtime, the examples that run
+## informers) with the race detector.
+unit-race:
+	$(GO) test -race $(TESTFLAGS) $(RACE_PKGS)
+
+## fieldsv1string: under apimachinery's fieldsv1string build
+## (metav1.FieldsV1 without its Raw field), every package of the module and
+## its tests type-check (hack/typecheck, from source), and the generated
+## interning transforms keep objects equal (the tests of
+## examples/generated/kube).
+fieldsv1string:
+	$(GO) run ./hack/typecheck -tags fieldsv1string ./...
+	$(GO) test $(TESTFLAGS) -tags fieldsv1string ./examples/generated/kube/
 
 ## fuzz: run each fuzz target briefly (a fixed number of inputs), the
 ## differential fuzz of runtime/wire against client-go included.
@@ -92,7 +116,7 @@ fuzz:
 ## against both, naming every use that does not compile, then run it on a
 ## fake clientset against both and compare what it observes.
 compat:
-	$(GO) test -count=1 -timeout 30m ./test/compat/
+	$(GO) test $(TESTFLAGS) -timeout 30m ./test/compat/
 
 ## swap-test: switch k8s.io/sample-controller from informer-gen + lister-gen
 ## to informer-gen-plus by changing the one `source` line of its
@@ -107,12 +131,12 @@ swap-test:
 ## generated lookup (test/gotool). About 40 s with a warm build cache; with a
 ## cold one, building client-go takes minutes, hence the timeout.
 gotool-test:
-	$(GO) test -count=1 -timeout 30m ./test/gotool/
+	$(GO) test $(TESTFLAGS) -timeout 30m ./test/gotool/
 
 ## e2e: build the local control plane when missing (make testbin), then run
 ## the end-to-end tests against a real etcd and kube-apiserver on 127.0.0.1.
 e2e: testbin
-	$(GO) test -race -count=1 -timeout 30m $(E2E_PKGS)
+	$(GO) test -race $(TESTFLAGS) -timeout 30m $(E2E_PKGS)
 
 ## controller-runtime: vet and test the controllerruntime module (a Go module
 ## of its own, on controller-runtime): the fieldindex helpers the generated
@@ -121,14 +145,14 @@ e2e: testbin
 ## (make testbin) as KUBEBUILDER_ASSETS.
 controller-runtime: testbin
 	cd controllerruntime && $(GO) vet ./...
-	cd controllerruntime && KUBEBUILDER_ASSETS=$(CURDIR)/bin/testbin $(GO) test -race -count=1 -timeout 20m ./...
+	cd controllerruntime && KUBEBUILDER_ASSETS=$(CURDIR)/bin/testbin $(GO) test -race $(TESTFLAGS) -timeout 20m ./...
 
 ## test: vet, verify the generated code, the tests (the fuzz targets' seeds
 ## included: go test runs them as tests), the compatibility, swap and Go tool
 ## tests, then the end-to-end tests, the controller-runtime module's included
 ## (the README's test command). Each step prints what it does and how long it
 ## took (hack/test.sh). Fuzzing itself is make fuzz.
-TEST_STEPS = vet verify unit compat swap-test gotool-test e2e controller-runtime
+TEST_STEPS = vet verify unit-plain fieldsv1string unit-race compat swap-test gotool-test e2e controller-runtime
 test:
 	@bash hack/test.sh $(TEST_STEPS)
 

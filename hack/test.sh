@@ -14,7 +14,9 @@ describe() {
 	case "$1" in
 	vet) echo "go vet and gofmt over the module" ;;
 	verify) echo "the checked-in generated code and docs/markers.md are what make generate writes" ;;
-	unit) echo "unit, differential and fuzz-seed tests (-race for the runtime and examples), allocation tests, the fieldsv1string build" ;;
+	unit-plain) echo "the generator's, parsers' and examples' tests, then the runtime's allocation tests, without -race" ;;
+	fieldsv1string) echo "under apimachinery's fieldsv1string build: every package type-checks, interning keeps objects equal" ;;
+	unit-race) echo "the runtime's tests and the examples that run informers, with -race (differential and fuzz-seed tests included)" ;;
 	compat) echo "the same consumer code against informer-gen + lister-gen output and ours" ;;
 	swap-test) echo "k8s.io/sample-controller switched to informer-gen-plus by one line, its tests unchanged" ;;
 	gotool-test) echo "the generator as a Go tool of a new module, through go generate" ;;
