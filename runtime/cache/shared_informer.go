@@ -80,12 +80,15 @@ type SharedIndexInformer[T Object] struct {
 	// while a late handler receives the store's objects.
 	blockDeltas sync.Mutex
 
-	mu                sync.Mutex // guards the fields below
-	started, stopped  bool
-	fifo              *queue.DeltaFIFO[T]
-	controller        *controller[T]
-	transform         TransformFunc[T]
-	intern            InternFunc[T]
+	mu               sync.Mutex // guards the fields below
+	started, stopped bool
+	fifo             *queue.DeltaFIFO[T]
+	controller       *controller[T]
+	transform        TransformFunc[T]
+	intern           InternFunc[T]
+	// storeIntern is intern when the informer interns objects just before
+	// it stores them (set by Run: all but sharded informers), else nil.
+	storeIntern       InternFunc[T]
 	watchErrorHandler cache.WatchErrorHandlerWithContext
 	resyncCheckPeriod time.Duration
 	shard             ShardScope
@@ -421,10 +424,21 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 		logger.Info("Warning: the informer has already been started; Run returns at once")
 		return
 	}
+	// Interning changes objects in place. A sharded informer's
+	// ListerWatcher reads the objects it passed on until the reflector has
+	// taken its next event (its hand-over between selections), which the
+	// goroutine that writes the store is not ordered with: such an informer
+	// interns as objects enter the queue, on the reflector's goroutine.
+	var queueIntern func(obj, old T)
+	s.storeIntern = s.intern
+	if s.shard != nil {
+		queueIntern, s.storeIntern = s.intern, nil
+	}
 	s.fifo = queue.NewDeltaFIFO(queue.DeltaFIFOOptions[T]{
 		KnownObjects: s.indexer,
 		MaxSize:      s.opts.MaxQueueSize,
 		Transform:    s.transform,
+		Intern:       queueIntern,
 	})
 	process := s.handleDeltas
 	if metrics := newQueueMetrics(s.opts.Identifier, s.opts.MetricsProvider); metrics.enabled() {
@@ -487,7 +501,7 @@ func (s *SharedIndexInformer[T]) internDelta(key ObjectName, obj T) {
 	if old == obj {
 		return
 	}
-	s.intern(obj, old)
+	s.storeIntern(obj, old)
 }
 
 // handleDeltas applies one object's deltas to the store and queues the
@@ -499,7 +513,7 @@ func (s *SharedIndexInformer[T]) handleDeltas(key ObjectName, deltas queue.Delta
 	for _, d := range deltas {
 		switch d.Type {
 		case queue.Sync, queue.Replaced, queue.Added, queue.Updated:
-			if s.intern != nil {
+			if s.storeIntern != nil {
 				s.internDelta(key, d.Object)
 			}
 			if old, existed := s.indexer.Upsert(d.Object); existed {

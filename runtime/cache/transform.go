@@ -21,18 +21,20 @@ func DropManagedFields[T Object](obj T) (T, error) {
 }
 
 // InternFunc interns the strings and shares the parts of obj that repeat
-// across objects, in place, leaving obj reflect.DeepEqual to what it was: the
-// generated Intern<Kind>Update functions (informer-gen-plus
+// across objects, in place, leaving obj reflect.DeepEqual to what it was:
+// the generated Intern<Kind>Update functions (informer-gen-plus
 // --with-interning) and a generated factory's Intern. An informer calls it
-// after its transform on every object of a list and every added or
-// modified object of a watch, never on deleted objects or on objects its
-// store holds already. It calls it on the goroutine that writes the store,
-// just before obj is stored and handed to handlers, not on the one that
-// decodes events. obj is freshly decoded and seen by no other goroutine
-// yet; old is the object the informer's store holds under obj's key, the
-// one obj replaces (the zero T when there is none): an earlier version of
-// obj, read-only and possibly read by other goroutines at the same time,
+// after its transform on every object of a list and every added or modified
+// object of a watch, never on deleted objects or on objects its store holds
+// already. It calls it on the goroutine that writes the store, just before
+// obj is stored and handed to handlers, not on the one that decodes events;
+// a sharded informer (SetShardScope) calls it as obj enters its queue, on
+// the reflector's goroutine. obj is freshly decoded and seen by no other
+// goroutine yet; old is the object the informer's store holds under obj's
+// key, the one obj replaces (the zero T when there is none; for a sharded
+// informer, the one the store holds when obj is queued): an earlier version
+// of obj, read-only and possibly read by other goroutines at the same time,
 // whose parts equal to obj's the function may give obj instead of looking
-// them up. Once cached, obj is read-only as every cached object is, and
-// more so: it shares parts with other objects.
+// them up. Once cached, obj is read-only as every cached object is, and more
+// so: it shares parts with other objects.
 type InternFunc[T any] func(obj, old T)

@@ -49,6 +49,13 @@ type DeltaFIFOOptions[T any] struct {
 	// with an error naming the object's key: Add, Update and Delete return
 	// it; Replace reports it and leaves that object out of the list.
 	Transform func(obj T) (T, error)
+	// Intern, when set, is applied after Transform to every object that
+	// enters the queue through Add, Update or Replace (not to deleted
+	// objects, which are not cached). old is the object KnownObjects holds
+	// under obj's key, or the zero T when it holds none (or KnownObjects is
+	// not set): an earlier version of obj, cached and read-only, whose equal
+	// parts Intern may give obj in place of its own.
+	Intern func(obj, old T)
 }
 
 // DeltaFIFO is a queue of per-object change lists, the typed counterpart of
@@ -223,6 +230,16 @@ func (f *DeltaFIFO[T]) transform(obj T) (T, error) {
 	return out, nil
 }
 
+// intern applies the Intern option to obj, whose key is key, with the
+// object KnownObjects holds under key as the earlier version.
+func (f *DeltaFIFO[T]) intern(key ObjectName, obj T) {
+	var old T
+	if f.opts.KnownObjects != nil {
+		old, _ = f.opts.KnownObjects.Get(key)
+	}
+	f.opts.Intern(obj, old)
+}
+
 func (f *DeltaFIFO[T]) enqueueObject(ctx context.Context, t DeltaType, obj T) error {
 	if f.opts.Transform != nil {
 		var err error
@@ -231,6 +248,9 @@ func (f *DeltaFIFO[T]) enqueueObject(ctx context.Context, t DeltaType, obj T) er
 		}
 	}
 	key := keyOf(obj)
+	if f.opts.Intern != nil && t != Deleted {
+		f.intern(key, obj)
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.waitForRoomLocked(ctx, key); err != nil {
@@ -508,6 +528,11 @@ func (f *DeltaFIFO[T]) replace(ctx context.Context, list []T, onePerKey bool) er
 			kept = append(kept, out)
 		}
 		list = kept
+	}
+	if f.opts.Intern != nil {
+		for _, obj := range list {
+			f.intern(keyOf(obj), obj)
+		}
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
