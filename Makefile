@@ -34,6 +34,10 @@ PLAIN_PKGS = $(filter-out $(RACE_PKGS),$(shell $(GO) list ./... | grep -v -e '/i
 # which the race detector makes meaningless: they run again without it.
 MODULE = github.com/informer-gen-plus/informer-gen-plus
 ALLOC_PKGS = $(foreach p,$(RACE_PKGS),$(if $(shell grep -lsE '^func Test[A-Za-z0-9_]*AllocatesNothing' $(patsubst $(MODULE)/%,%,$(p))/*_test.go),$(p)))
+# The packages among RACE_PKGS with single-goroutine stress tests that skip
+# themselves under the race detector (cachetest.SkipUnderRace): their tests
+# run again without it, all of them.
+NORACE_PKGS = $(foreach p,$(RACE_PKGS),$(if $(shell grep -ls 'cachetest.SkipUnderRace' $(patsubst $(MODULE)/%,%,$(p))/*_test.go),$(p)))
 # Iterations of each fuzz target in `make test`, and the executions the
 # fuzzer may spend minimizing each new input (its default, 60 s per input,
 # would make a short run's length depend on how much new coverage it finds).
@@ -84,10 +88,10 @@ verify:
 ## unit: run the tests: unit-plain, unit-race, then fieldsv1string.
 unit: unit-plain unit-race fieldsv1string
 
-## unit-plain: the tests of PLAIN_PKGS, then the allocation tests of
-## RACE_PKGS, without the race detector.
+## unit-plain: the tests of PLAIN_PKGS and NORACE_PKGS, then the allocation
+## tests of RACE_PKGS, without the race detector.
 unit-plain:
-	$(GO) test $(TESTFLAGS) $(PLAIN_PKGS)
+	$(GO) test $(TESTFLAGS) $(PLAIN_PKGS) $(NORACE_PKGS)
 	$(GO) test $(TESTFLAGS) -run 'AllocatesNothing' $(ALLOC_PKGS)
 
 ## unit-race: the tests of RACE_PKGS (the runtime, the examples that run
@@ -148,11 +152,14 @@ controller-runtime: testbin
 	cd controllerruntime && KUBEBUILDER_ASSETS=$(CURDIR)/bin/testbin $(GO) test -race $(TESTFLAGS) -timeout 20m ./...
 
 ## test: vet, verify the generated code, the tests (the fuzz targets' seeds
-## included: go test runs them as tests), the compatibility, swap and Go tool
-## tests, then the end-to-end tests, the controller-runtime module's included
-## (the README's test command). Each step prints what it does and how long it
-## took (hack/test.sh). Fuzzing itself is make fuzz.
-TEST_STEPS = vet verify unit-plain fieldsv1string unit-race compat swap-test gotool-test e2e controller-runtime
+## included: go test runs them as tests) without and with the race detector
+## and under fieldsv1string, the compatibility, swap and Go tool tests, then
+## the end-to-end tests, the controller-runtime module's included (the
+## README's test command). Each step prints what it does and how long it
+## took (hack/test.sh); the steps that build without the race detector run
+## side by side (a+b: one's idle core is another's). Fuzzing itself is
+## make fuzz.
+TEST_STEPS = vet verify unit-plain+fieldsv1string+compat+gotool-test+swap-test unit-race e2e controller-runtime
 test:
 	@bash hack/test.sh $(TEST_STEPS)
 

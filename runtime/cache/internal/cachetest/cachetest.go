@@ -114,3 +114,16 @@ func MustByIndex(t *testing.T, s NamespaceIndexer, index, ns, value string) []st
 	}
 	return Names(got)
 }
+
+// SkipUnderRace skips t when the race detector is on. It is for tests that
+// drive a queue or a store from one goroutine through so many operations
+// that the race detector, which can find nothing there, would make them most
+// of their package's time. make test runs every package whose tests call it
+// without the race detector as well (the Makefile's NORACE_PKGS), so such a
+// test still runs once.
+func SkipUnderRace(t testing.TB) {
+	t.Helper()
+	if RaceEnabled {
+		t.Skip("a single-goroutine stress test: make test runs it without the race detector")
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/informer-gen-plus/informer-gen-plus/runtime/cache/internal/cachetest"
 )
 
 // A line of thousands of keys, popped and refilled at random: the ring grows
@@ -21,6 +23,7 @@ import (
 // keepFactor times as many keys as the line held have passed through smaller
 // lines.
 func TestDeltaFIFO_LongLineKeepsOrderAndReleasesStorage(t *testing.T) {
+	cachetest.SkipUnderRace(t)
 	const names = 5000
 	f := NewDeltaFIFO(fifoOpts{})
 	rng := rand.New(rand.NewPCG(7, 11))
@@ -448,6 +451,7 @@ func TestDeltaFIFO_BurstsReuseTheirIndexTable(t *testing.T) {
 // table the first such line grew are kept through all of them (keepLeast),
 // not released and grown again every keepFactor lines.
 func TestDeltaFIFO_NearlyKeptUpBurstKeepsItsStorage(t *testing.T) {
+	cachetest.SkipUnderRace(t)
 	f := NewDeltaFIFO(fifoOpts{})
 	ctx := fifoCtx(t)
 	table := func(m map[ObjectName]uint64) uintptr { return uintptr(reflect.ValueOf(m).UnsafePointer()) }
