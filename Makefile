@@ -159,7 +159,7 @@ controller-runtime: testbin
 ## took (hack/test.sh); the steps that build without the race detector run
 ## side by side (a+b: one's idle core is another's). Fuzzing itself is
 ## make fuzz.
-TEST_STEPS = vet verify unit-plain+fieldsv1string+compat+gotool-test+swap-test unit-race e2e controller-runtime
+TEST_STEPS = vet+verify unit-plain+fieldsv1string+compat+gotool-test+swap-test unit-race e2e controller-runtime
 test:
 	@bash hack/test.sh $(TEST_STEPS)
 
