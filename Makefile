@@ -156,10 +156,8 @@ controller-runtime: testbin
 ## and under fieldsv1string, the compatibility, swap and Go tool tests, then
 ## the end-to-end tests, the controller-runtime module's included (the
 ## README's test command). Each step prints what it does and how long it
-## took (hack/test.sh); the steps that build without the race detector run
-## side by side (a+b: one's idle core is another's). Fuzzing itself is
-## make fuzz.
-TEST_STEPS = vet+verify unit-plain+fieldsv1string+compat+gotool-test+swap-test unit-race e2e controller-runtime
+## took (hack/test.sh). Fuzzing itself is make fuzz.
+TEST_STEPS = vet verify unit-plain fieldsv1string unit-race compat swap-test gotool-test e2e controller-runtime
 test:
 	@bash hack/test.sh $(TEST_STEPS)
 

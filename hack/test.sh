@@ -4,8 +4,7 @@
 # passed; stops at the first step that fails. Ends with one line per step
 # and the total, so that a long run's log says where the time went.
 #
-# Usage: hack/test.sh STEP...   (make targets; make test passes its steps;
-# a step a+b+c runs targets a, b and c side by side)
+# Usage: hack/test.sh STEP...   (make targets; make test passes its steps)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -27,62 +26,16 @@ describe() {
 	esac
 }
 
-# run_group runs the make targets of one step side by side (a step written
-# a+b+c), each in its own make, so that what one leaves idle (a test binary
-# on one core, a go command waiting on another) the others use. Each target's
-# output is printed whole once it has finished, with its time from the start
-# of the step; the step fails if one of them fails, after all have finished.
-run_group() {
-	local dir pid i failed=0 start=${SECONDS}
-	local -a targets=("$@") pids=()
-	dir="$(mktemp -d)"
-	for i in "${!targets[@]}"; do
-		make --no-print-directory "${targets[i]}" >"${dir}/${i}.out" 2>&1 &
-		pids[i]=$!
-	done
-	for _ in "${targets[@]}"; do
-		local rc=0
-		wait -n -p pid "${pids[@]}" || rc=$?
-		for i in "${!pids[@]}"; do
-			[ "${pids[i]}" = "${pid}" ] || continue
-			cat "${dir}/${i}.out"
-			if [ "${rc}" -eq 0 ]; then
-				echo "<== make ${targets[i]}: passed after $((SECONDS - start)) s"
-			else
-				echo "<== make ${targets[i]}: FAILED after $((SECONDS - start)) s" >&2
-				failed=1
-			fi
-			unset 'pids[i]'
-		done
-	done
-	rm -rf "${dir}"
-	return "${failed}"
-}
-
 total_start=${SECONDS}
 summary=()
 for step in "$@"; do
-	IFS=+ read -r -a targets <<<"${step}"
-	for t in "${targets[@]}"; do
-		if [ "${#targets[@]}" -gt 1 ]; then
-			echo "==> make ${t}: $(describe "${t}") (side by side with ${step//+/, })"
-		else
-			echo "==> make ${t}: $(describe "${t}")"
-		fi
-	done
+	echo "==> make ${step}: $(describe "${step}")"
 	start=${SECONDS}
-	if [ "${#targets[@]}" -gt 1 ]; then
-		ok=true
-		run_group "${targets[@]}" || ok=false
-	else
-		ok=true
-		make --no-print-directory "${step}" || ok=false
-	fi
-	took=$((SECONDS - start))
-	if [ "${ok}" != true ]; then
-		echo "<== make ${step}: FAILED after ${took} s" >&2
+	if ! make --no-print-directory "${step}"; then
+		echo "<== make ${step}: FAILED after $((SECONDS - start)) s" >&2
 		exit 1
 	fi
+	took=$((SECONDS - start))
 	echo "<== make ${step}: passed in ${took} s"
 	summary+=("$(printf '%-20s %5d s' "${step}" "${took}")")
 done
