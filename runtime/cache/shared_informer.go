@@ -79,16 +79,18 @@ type SharedIndexInformer[T Object] struct {
 	// blockDeltas is held while a change is applied and distributed, and
 	// while a late handler receives the store's objects.
 	blockDeltas sync.Mutex
-
-	mu               sync.Mutex // guards the fields below
-	started, stopped bool
-	fifo             *queue.DeltaFIFO[T]
-	controller       *controller[T]
-	transform        TransformFunc[T]
-	intern           InternFunc[T]
 	// storeIntern is intern when the informer interns objects just before
-	// it stores them (set by Run: all but sharded informers), else nil.
-	storeIntern       InternFunc[T]
+	// it stores them (all but sharded informers), else nil. Run sets it
+	// before it starts the goroutine that pops the queue, the only one that
+	// reads it.
+	storeIntern InternFunc[T]
+
+	mu                sync.Mutex // guards the fields below
+	started, stopped  bool
+	fifo              *queue.DeltaFIFO[T]
+	controller        *controller[T]
+	transform         TransformFunc[T]
+	intern            InternFunc[T]
 	watchErrorHandler cache.WatchErrorHandlerWithContext
 	resyncCheckPeriod time.Duration
 	shard             ShardScope
