@@ -30,14 +30,17 @@ RACE_PKGS = $(shell $(GO) list ./runtime/... ./examples/explore/ ./examples/gene
 # packages' marker tests, the indexing examples, the test helpers, the
 # commands (compiled only).
 PLAIN_PKGS = $(filter-out $(RACE_PKGS),$(shell $(GO) list ./... | grep -v -e '/internal/testing/testcluster' -e '/test/e2e' -e '/test/compat' -e '/test/gotool'))
+# race_pkgs_with lists the packages among RACE_PKGS whose test files hold a
+# line matching the extended regular expression $(1).
+MODULE = github.com/informer-gen-plus/informer-gen-plus
+race_pkgs_with = $(foreach p,$(RACE_PKGS),$(if $(shell grep -lsE '$(1)' $(patsubst $(MODULE)/%,%,$(p))/*_test.go),$(p)))
 # The packages among RACE_PKGS with allocation tests (TestXxxAllocatesNothing),
 # which the race detector makes meaningless: they run again without it.
-MODULE = github.com/informer-gen-plus/informer-gen-plus
-ALLOC_PKGS = $(foreach p,$(RACE_PKGS),$(if $(shell grep -lsE '^func Test[A-Za-z0-9_]*AllocatesNothing' $(patsubst $(MODULE)/%,%,$(p))/*_test.go),$(p)))
+ALLOC_PKGS = $(call race_pkgs_with,^func Test[A-Za-z0-9_]*AllocatesNothing)
 # The packages among RACE_PKGS with single-goroutine stress tests that skip
 # themselves under the race detector (cachetest.SkipUnderRace): their tests
 # run again without it, all of them.
-NORACE_PKGS = $(foreach p,$(RACE_PKGS),$(if $(shell grep -ls 'cachetest.SkipUnderRace' $(patsubst $(MODULE)/%,%,$(p))/*_test.go),$(p)))
+NORACE_PKGS = $(call race_pkgs_with,cachetest\.SkipUnderRace)
 # Iterations of each fuzz target in `make test`, and the executions the
 # fuzzer may spend minimizing each new input (its default, 60 s per input,
 # would make a short run's length depend on how much new coverage it finds).
