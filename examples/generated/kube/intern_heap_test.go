@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -77,12 +78,26 @@ func TestInternedPodHeap(t *testing.T) {
 		t.Fatal(err)
 	}
 	heap := map[string]float64{}
-	for _, v := range heapVariants {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestInternedPodHeap$", "-test.count=1", "-test.v")
-		cmd.Env = append(os.Environ(), heapVariantEnv+"="+v.name, heapDataEnv+"="+dataFile)
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("variant %s: %v\n%s", v.name, err, out)
+	// The variants run side by side, as many at once as there are
+	// processors: each measures the heap of its own process.
+	outs := make([][]byte, len(heapVariants))
+	errs := make([]error, len(heapVariants))
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, v := range heapVariants {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestInternedPodHeap$", "-test.count=1", "-test.v")
+			cmd.Env = append(os.Environ(), heapVariantEnv+"="+v.name, heapDataEnv+"="+dataFile)
+			outs[i], errs[i] = cmd.CombinedOutput()
+		})
+	}
+	wg.Wait()
+	for i, v := range heapVariants {
+		out := outs[i]
+		if errs[i] != nil {
+			t.Fatalf("variant %s: %v\n%s", v.name, errs[i], out)
 		}
 		perPod, offHeap, found := 0.0, 0.0, false
 		for sc := bufio.NewScanner(bytes.NewReader(out)); sc.Scan(); {
