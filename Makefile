@@ -34,15 +34,19 @@ TESTFLAGS = -count=1 -vet=off
 # benchmarks that run informers. The end-to-end packages need the local
 # control plane (make e2e); the compile-compatibility test (make compat) and
 # the Go tool test (make gotool-test) build scratch modules of their own.
-E2E_PKGS = ./internal/testing/testcluster/ ./test/e2e/ ./test/e2e/shard/
+# go test runs the packages' tests two at a time (on two processors), in
+# the order given: the end-to-end packages are listed longest first, so
+# that the sharding tests do not start last, and so are the generator's
+# tests among the others (which take a minute, the longest).
+MODULE = github.com/informer-gen-plus/informer-gen-plus
+E2E_PKGS = ./test/e2e/shard/ ./test/e2e/ ./internal/testing/testcluster/
 RACE_PKGS = $(shell $(GO) list ./runtime/... ./examples/explore/ ./examples/generated/ ./examples/generated/kube/ ./examples/widgetcontroller/ ./test/scalebench/ | grep -v -e '/runtime/fieldpath$$')
 # Packages whose tests run without it: the generator, the field path
 # parser, the API packages' marker tests, the indexing examples, the test
 # helpers, the commands (compiled only).
-PLAIN_PKGS = $(filter-out $(RACE_PKGS),$(shell $(GO) list ./... | grep -v -e '/internal/testing/testcluster' -e '/test/e2e' -e '/test/compat' -e '/test/gotool'))
+PLAIN_PKGS = $(MODULE)/generators $(filter-out $(MODULE)/generators $(RACE_PKGS),$(shell $(GO) list ./... | grep -v -e '/internal/testing/testcluster' -e '/test/e2e' -e '/test/compat' -e '/test/gotool'))
 # race_pkgs_with lists the packages among RACE_PKGS whose test files hold a
 # line matching the extended regular expression $(1).
-MODULE = github.com/informer-gen-plus/informer-gen-plus
 race_pkgs_with = $(foreach p,$(RACE_PKGS),$(if $(shell grep -lsE '$(1)' $(patsubst $(MODULE)/%,%,$(p))/*_test.go),$(p)))
 # The packages among RACE_PKGS with allocation tests (TestXxxAllocatesNothing),
 # which the race detector makes meaningless: they run again without it.
