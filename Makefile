@@ -163,7 +163,9 @@ e2e: testbin
 ## of its own, on controller-runtime): the fieldindex helpers the generated
 ## controller-runtime code calls, and the example operator on
 ## controller-runtime's envtest, run with the local control plane's binaries
-## (make testbin) as KUBEBUILDER_ASSETS.
+## (make testbin) as KUBEBUILDER_ASSETS. Its vet runs in the default build,
+## where make vet has computed the analysis facts of the dependencies the two
+## modules share: with -race, it would compute them all again.
 controller-runtime: testbin
 	cd controllerruntime && $(GO) vet ./...
 	cd controllerruntime && KUBEBUILDER_ASSETS=$(CURDIR)/bin/testbin $(GO) test -race $(NODWARF) $(TESTFLAGS) -timeout 20m ./...
