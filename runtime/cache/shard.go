@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	apisharding "k8s.io/apimachinery/pkg/sharding"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/klog/v2"
@@ -203,7 +204,7 @@ func (lw *shardedListerWatcher[T]) WatchWithContext(ctx context.Context, opts me
 		return expiredWatch(), nil
 	}
 	w := &shardWatch[T]{lw: lw, ctx: ctx, opts: opts, sel: *listed, lastRV: opts.ResourceVersion,
-		result: make(chan watch.Event), stop: make(chan struct{}), done: make(chan struct{}), forwarded: map[ObjectName]T{}}
+		result: make(chan watch.Event), stop: make(chan struct{}), done: make(chan struct{}), forwarded: map[ObjectName]passedOn[T]{}}
 	if !w.sel.Selector.Empty() {
 		opts.ShardSelector = w.sel.Selector.String()
 	}
@@ -265,14 +266,32 @@ type shardWatch[T Object] struct {
 	inner  watch.Interface
 	sel    ShardSelection
 	lastRV string // of the last event read from inner
-	// forwarded holds the newest object of every key of the selection this
-	// watch added or modified (and did not delete since), hand-overs'
-	// additions included: the store may not hold it yet.
-	forwarded map[ObjectName]T
+	// forwarded keeps what the watch needs of the newest object of every
+	// key of the selection it added or modified (and did not delete since),
+	// hand-overs' additions included: the store may not hold it yet.
+	forwarded map[ObjectName]passedOn[T]
 	result    chan watch.Event
 	stop      chan struct{}
 	once      sync.Once
 	done      chan struct{}
+}
+
+// passedOn is what a shardWatch keeps of an object it passed on, under the
+// object's key: the object, to pass on again as the final state of its
+// deletion, and its uid, read before the object was passed on. Once passed
+// on, the object belongs to the informer, which may intern it in place
+// (InternFunc) on another goroutine at any time: the watch must not read it
+// again. A shard selector matches on the namespace (in the key) or the uid
+// (apimachinery's sharding.ResolveFieldValue).
+type passedOn[T Object] struct {
+	obj T
+	uid types.UID
+}
+
+// metadata sets m to the metadata a shard selector matches an object on:
+// that of the object p keeps, whose key is key.
+func (p passedOn[T]) metadata(key ObjectName, m *metav1.PartialObjectMetadata) {
+	m.Namespace, m.Name, m.UID = key.Namespace, key.Name, p.uid
 }
 
 func (w *shardWatch[T]) ResultChan() <-chan watch.Event { return w.result }
@@ -320,7 +339,8 @@ func (w *shardWatch[T]) run(changed <-chan struct{}) {
 }
 
 // note records the resourceVersion ev carries, and what the watch passes
-// on of its object.
+// on of its object. It reads the object, so it runs before the event is
+// passed on.
 func (w *shardWatch[T]) note(ev watch.Event) {
 	switch ev.Type {
 	case watch.Added, watch.Modified, watch.Deleted, watch.Bookmark:
@@ -341,7 +361,7 @@ func (w *shardWatch[T]) note(ev watch.Event) {
 	if ev.Type == watch.Deleted {
 		delete(w.forwarded, key)
 	} else if ok, _ := w.sel.Selector.Matches(obj); ok || w.sel.Selector.Empty() {
-		w.forwarded[key] = obj
+		w.forwarded[key] = passedOn[T]{obj: obj, uid: obj.GetUID()}
 	}
 }
 
@@ -371,21 +391,36 @@ func (w *shardWatch[T]) handOver() bool {
 		return false
 	}
 	// The lost share: what the store holds and what this watch passed on
-	// that the new selection does not match.
+	// that the new selection does not match, each at its newest version.
+	// The store's objects are read-only; those passed on are matched by
+	// what was read of them before.
+	matches := func(obj runtime.Object) bool {
+		ok, _ := next.Selector.Matches(obj)
+		return ok || next.Selector.Empty()
+	}
 	lost := map[ObjectName]T{}
 	for _, obj := range w.lw.known() {
-		lost[KeyOf(obj)] = obj
+		if !matches(obj) {
+			lost[KeyOf(obj)] = obj
+		}
 	}
-	maps.Copy(lost, w.forwarded)
-	for key, obj := range lost {
-		if ok, _ := next.Selector.Matches(obj); ok || next.Selector.Empty() {
+	var meta metav1.PartialObjectMetadata
+	for key, p := range w.forwarded {
+		if p.metadata(key, &meta); matches(&meta) {
 			delete(lost, key)
+		} else {
+			lost[key] = p.obj
 		}
 	}
 	for _, obj := range lost {
 		if !w.send(watch.Event{Type: watch.Deleted, Object: obj}) {
 			return false
 		}
+	}
+	// What is kept of the gained objects is read before they are passed on.
+	added := make(map[ObjectName]passedOn[T], len(gained))
+	for _, obj := range gained {
+		added[KeyOf(obj)] = passedOn[T]{obj: obj, uid: obj.GetUID()}
 	}
 	for _, obj := range gained {
 		if !w.send(watch.Event{Type: watch.Added, Object: obj}) {
@@ -416,9 +451,7 @@ func (w *shardWatch[T]) handOver() bool {
 	for key := range lost {
 		delete(w.forwarded, key)
 	}
-	for _, obj := range gained {
-		w.forwarded[KeyOf(obj)] = obj
-	}
+	maps.Copy(w.forwarded, added)
 	w.lw.listed.Store(next.Generation)
 	w.lw.paging.Store(&next)
 	klog.FromContext(w.ctx).V(2).Info("Sharded informer: handed the share over", "informer", w.lw.name, "resourceVersion", w.lastRV, "lost", len(lost), "gained", len(gained))

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -315,7 +317,7 @@ func TestShardWatchPassesBookmarksAndStops(t *testing.T) {
 	inner := watch.NewFakeWithChanSize(3, false)
 	scope := newTestScope(uidHalf(0))
 	lw := newShardedListerWatcher[*corev1.Pod](newScriptedLW("1").listWatch().listerWatcher(), scope, "pods", nil)
-	w := &shardWatch[*corev1.Pod]{lw: lw, inner: inner, sel: scope.Selection(), result: make(chan watch.Event), stop: make(chan struct{}), done: make(chan struct{}), forwarded: map[ObjectName]*corev1.Pod{}}
+	w := &shardWatch[*corev1.Pod]{lw: lw, inner: inner, sel: scope.Selection(), result: make(chan watch.Event), stop: make(chan struct{}), done: make(chan struct{}), forwarded: map[ObjectName]passedOn[*corev1.Pod]{}}
 	go w.run(scope.Changed())
 	bookmark := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "9"}}
 	inner.Add(podIn(t, "other", uidHalf(0), false))
@@ -387,4 +389,44 @@ func TestShardedInformerHandsOverTwiceInARow(t *testing.T) {
 		r.cancel()
 		receive(t, r.done, "the informer to stop")
 	}
+}
+
+// A sharded informer's watch keeps the objects it passed on for its next
+// hand-over, which matches them against the new selection and passes those
+// of the lost share on again, as their deletes' final state, to the
+// reflector, which reads them: a sharded informer interns objects as they
+// enter its queue, on the reflector's goroutine, not on the goroutine that
+// writes its store. The intern function here gives each object equal
+// copies of what a key and a shard selector read (namespace, name, uid), as
+// generated interning does with the namespace, and takes its time, so that
+// the selection changes while objects the watch passed on are still queued:
+// -race reports any read of them that is not ordered with their interning.
+func TestShardedInformerHandsOverObjectsItIsInterning(t *testing.T) {
+	scope := newTestScope(uidHalf(0))
+	pods, first := shardPods(40, uidHalf(0))
+	_, second := shardPods(40, uidHalf(1))
+	lw := &shardLW{scriptedLW: newScriptedLW("1", pods...)}
+	inf := lw.informer(t, scope)
+	if err := inf.SetTypedIntern(func(obj, _ *corev1.Pod) {
+		time.Sleep(time.Millisecond)
+		obj.Namespace = strings.Clone(obj.Namespace)
+		obj.Name = strings.Clone(obj.Name)
+		obj.UID = types.UID(strings.Clone(string(obj.UID)))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	runInformer(t, t.Context(), inf)
+	w := lw.nextWatch(t)
+	eventually(t, "the informer has synced", inf.HasSynced)
+	for i, p := range pods {
+		p = p.DeepCopy()
+		p.ResourceVersion = fmt.Sprint(2 + i)
+		w.send(t, watch.Modified, p)
+	}
+	scope.set(uidHalf(1))
+	lw.nextWatch(t)
+	eventually(t, "the store holds the second half", func() bool { return slices.Equal(storeNames(inf), second) })
+	scope.set(uidHalf(0))
+	lw.nextWatch(t)
+	eventually(t, "the store holds the first half again", func() bool { return slices.Equal(storeNames(inf), first) })
 }

@@ -426,11 +426,13 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 		logger.Info("Warning: the informer has already been started; Run returns at once")
 		return
 	}
-	// Interning changes objects in place. A sharded informer's
-	// ListerWatcher reads the objects it passed on until the reflector has
-	// taken its next event (its hand-over between selections), which the
-	// goroutine that writes the store is not ordered with: such an informer
-	// interns as objects enter the queue, on the reflector's goroutine.
+	// Interning changes objects in place. A sharded informer's watch passes
+	// objects it passed on before on again, when it hands its share over (as
+	// the final states of the lost share's deletes), and the reflector reads
+	// them as they enter the queue: the goroutine that writes the store,
+	// which is not ordered with the reflector's, must not change them. Such
+	// an informer interns as objects enter the queue, on the reflector's
+	// goroutine.
 	var queueIntern func(obj, old T)
 	s.storeIntern = s.intern
 	if s.shard != nil {
