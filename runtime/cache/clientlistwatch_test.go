@@ -108,3 +108,40 @@ func TestClientListWatchUsesFakeClientsetsAsTheyAre(t *testing.T) {
 		t.Errorf("the fake was asked with the selectors %q and %q, want the tweaked one", listed[0], watched[0])
 	}
 }
+
+// A fake clientset's object tracker hands a new watch the very objects it
+// stores (here a watch from the start, which delivers every stored object
+// again). An informer over a typed client without a REST client interns
+// copies of them: the tracker's object keeps what it held, and the store
+// holds the object the intern function changed.
+func TestInformerInternsCopiesOfAFakeClientsetsObjects(t *testing.T) {
+	cs := fake.NewClientset(podAt("p1", ""))
+	podsGVR := corev1.SchemeGroupVersion.WithResource("pods")
+	cs.PrependWatchReactor("pods", func(a clienttesting.Action) (bool, watch.Interface, error) {
+		w, err := cs.Tracker().Watch(podsGVR, a.GetNamespace(), metav1.ListOptions{})
+		return true, w, err
+	})
+	inf := cachetest.Must(NewSharedIndexInformer(NewClientListWatch[*corev1.Pod](cs.CoreV1().Pods(""), "pods", nil, cs), podInformerOptions{}))
+	if err := inf.SetTypedIntern(func(obj, _ *corev1.Pod) { obj.Labels = map[string]string{"interned": "yes"} }); err != nil {
+		t.Fatal(err)
+	}
+	h := newRecorder(nil)
+	register(t, inf, h)
+	runInformer(t, context.Background(), inf)
+	// The list's p1, then the watch's p1 again.
+	calls := h.waitFor(t, 2)
+	if calls[1].kind != "update" {
+		t.Fatalf("handler calls %q, want an add and an update of ns/p1", callStrings(calls))
+	}
+	stored, err := cs.Tracker().Get(podsGVR, "ns", "p1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if labels := stored.(*corev1.Pod).Labels; labels != nil {
+		t.Errorf("the fake's stored pod has labels %v: the informer interned the tracker's own object", labels)
+	}
+	cached, ok := inf.TypedStore().Get(ObjectName{Namespace: "ns", Name: "p1"})
+	if !ok || cached.Labels["interned"] != "yes" {
+		t.Errorf("the informer caches %+v, want the pod its intern function labelled", cached)
+	}
+}

@@ -89,7 +89,8 @@ func TestInformerInternGetsTheCachedVersion(t *testing.T) {
 				t.Fatal("the store does not hold ns/p1 after its add was delivered")
 			}
 			w.send(t, watch.Modified, podAt("p1", "2"))
-			w.send(t, watch.Added, podAt("p2", "3"))
+			added := podAt("p2", "3")
+			w.send(t, watch.Added, added)
 			w.send(t, watch.Deleted, podAt("p2", "4"))
 			calls := h.waitFor(t, 4)
 			expectCalls(t, "handler", calls, "add ns/p1@1 (initial)", "update ns/p1@1 -> 2", "add ns/p2@3", "delete ns/p2@4")
@@ -103,6 +104,9 @@ func TestInformerInternGetsTheCachedVersion(t *testing.T) {
 			expectInternCalls(t, "intern calls", lines, []string{"p1@1 <- <nil>", "p1@2 <- p1@1", "p2@3 <- <nil>"})
 			if len(lines) != 3 || len(calls) != 4 {
 				return
+			}
+			if objs[2] != added {
+				t.Errorf("the intern function got %p, not the object %p the watch delivered: a ListWatch of functions hands its objects over as they are", objs[2], added)
 			}
 			if olds[1] != cached {
 				t.Errorf("the intern function got old %p, not the cached object %p", olds[1], cached)

@@ -18,13 +18,23 @@ import (
 type ListWatch[T Object] struct {
 	lw     *cache.ListWatch
 	client any
+	// shared says that the objects lw returns may be held by others too:
+	// those of a typed client without a REST client, such as a fake
+	// clientset's, whose object tracker hands a new watch the very objects
+	// it stores. An informer that interns, which writes objects in place,
+	// copies such objects as they enter its queue.
+	shared bool
 }
 
 // NewListWatch returns a ListWatch over a typed client's List and Watch
 // methods, for example those of clientset.CoreV1().Pods(namespace). client is
 // the clientset (or nil): client-go asks it whether it supports watch-list
 // streaming (cache.ToListWatcherWithWatchListSemantics); fake clientsets say
-// they do not.
+// they do not. The objects list and watch return become the informer's: its
+// transform and its interning change them in place, as client-go's
+// transform does, so they must be held by no one else (client-go's REST
+// clients decode new objects for every call; for a fake clientset, use
+// NewClientListWatch).
 func NewListWatch[T Object, L runtime.Object](
 	list func(context.Context, metav1.ListOptions) (L, error),
 	watchFn func(context.Context, metav1.ListOptions) (watch.Interface, error),
@@ -72,11 +82,15 @@ type restClient interface {
 // LIST into an *wire.ItemList[T], a watch into the events of client-go's
 // stream watcher. What it decodes, and what it leaves to client-go's
 // decoder, is package wire's contract. Otherwise (fake clientsets have no
-// REST client) lists and watches go to api.List and api.Watch.
+// REST client) lists and watches go to api.List and api.Watch, and an
+// informer that interns copies the objects they return before it interns
+// them: a fake clientset's watch can hand out the objects its object
+// tracker stores, which the tracker reads on every Get.
 func NewClientListWatch[T Object, L runtime.Object](api TypedClient[L], resource string, tweak func(*metav1.ListOptions), client any) *ListWatch[T] {
 	list := func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) { return api.List(ctx, opts) }
 	watchFn := api.Watch
-	if rc, ok := api.(restClient); ok {
+	rc, ok := api.(restClient)
+	if ok {
 		if fast := wire.NewList[T](rc.GetClient(), rc.GetNamespace(), resource, api.List); fast != nil {
 			list = fast
 		}
@@ -98,5 +112,6 @@ func NewClientListWatch[T Object, L runtime.Object](api TypedClient[L], resource
 	return &ListWatch[T]{
 		lw:     &cache.ListWatch{ListWithContextFunc: list, WatchFuncWithContext: watchFn},
 		client: client,
+		shared: !ok,
 	}
 }

@@ -438,10 +438,14 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 	if s.shard != nil {
 		queueIntern, s.storeIntern = s.intern, nil
 	}
+	transform := s.transform
+	if s.intern != nil && s.lw.shared {
+		transform = copyFirst(transform)
+	}
 	s.fifo = queue.NewDeltaFIFO(queue.DeltaFIFOOptions[T]{
 		KnownObjects: s.indexer,
 		MaxSize:      s.opts.MaxQueueSize,
-		Transform:    s.transform,
+		Transform:    transform,
 		Intern:       queueIntern,
 	})
 	process := s.handleDeltas
@@ -483,6 +487,25 @@ func (s *SharedIndexInformer[T]) RunWithContext(ctx context.Context) {
 	s.mu.Unlock()
 	// The processor stops strictly after the controller.
 	s.processor.stop()
+}
+
+// copyFirst returns a transform that applies transform (when not nil) to a
+// deep copy of its object: the queue's transform of an informer that interns
+// objects its ListWatch shares with others (ListWatch.shared), so that
+// interning writes only objects the informer owns.
+func copyFirst[T Object](transform TransformFunc[T]) TransformFunc[T] {
+	return func(obj T) (T, error) {
+		var zero T
+		if obj != zero {
+			if c, ok := obj.DeepCopyObject().(T); ok {
+				obj = c
+			}
+		}
+		if transform == nil {
+			return obj, nil
+		}
+		return transform(obj)
+	}
 }
 
 // informerController is the cache.Controller GetController returns.

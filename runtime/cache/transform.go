@@ -30,7 +30,8 @@ func DropManagedFields[T Object](obj T) (T, error) {
 // obj is stored and handed to handlers, not on the one that decodes events;
 // a sharded informer (SetShardScope) calls it as obj enters its queue, on
 // the reflector's goroutine. obj is freshly decoded and seen by no other
-// goroutine yet; old is the object the informer's store holds under obj's
+// goroutine yet (over a client without a REST client, such as a fake
+// clientset, the informer copies it first: see NewClientListWatch); old is the object the informer's store holds under obj's
 // key, the one obj replaces (the zero T when there is none; for a sharded
 // informer, the one the store holds when obj is queued): an earlier version
 // of obj, read-only and possibly read by other goroutines at the same time,
