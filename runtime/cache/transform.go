@@ -31,11 +31,12 @@ func DropManagedFields[T Object](obj T) (T, error) {
 // a sharded informer (SetShardScope) calls it as obj enters its queue, on
 // the reflector's goroutine. obj is freshly decoded and seen by no other
 // goroutine yet (over a client without a REST client, such as a fake
-// clientset, the informer copies it first: see NewClientListWatch); old is the object the informer's store holds under obj's
-// key, the one obj replaces (the zero T when there is none; for a sharded
-// informer, the one the store holds when obj is queued): an earlier version
-// of obj, read-only and possibly read by other goroutines at the same time,
-// whose parts equal to obj's the function may give obj instead of looking
-// them up. Once cached, obj is read-only as every cached object is, and more
-// so: it shares parts with other objects.
+// clientset, the informer copies it first: see NewClientListWatch); old is
+// the object the informer's store holds under obj's key, the one obj
+// replaces (the zero T when there is none; for a sharded informer, the one
+// the store holds when obj is queued): an earlier version of obj,
+// read-only and possibly read by other goroutines at the same time, whose
+// parts equal to obj's the function may give obj instead of looking them
+// up. Once cached, obj is read-only as every cached object is, and more so:
+// it shares parts with other objects.
 type InternFunc[T any] func(obj, old T)
