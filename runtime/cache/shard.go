@@ -41,6 +41,14 @@ type ShardSelection struct {
 	Generation int64
 }
 
+// holds reports whether obj is in the selection: an empty selector holds
+// every object, any other those it matches (not one whose share cannot be
+// told).
+func (s ShardSelection) holds(obj runtime.Object) bool {
+	ok, _ := s.Selector.Matches(obj)
+	return ok || s.Selector.Empty()
+}
+
 // SetShardScope makes the informer keep only the objects of scope; it fails
 // after Run. Every LIST and WATCH carries the scope's selector. The server
 // selects the objects itself when it supports sharded lists (Kubernetes'
@@ -360,7 +368,7 @@ func (w *shardWatch[T]) note(ev watch.Event) {
 	key := KeyOf(obj)
 	if ev.Type == watch.Deleted {
 		delete(w.forwarded, key)
-	} else if ok, _ := w.sel.Selector.Matches(obj); ok || w.sel.Selector.Empty() {
+	} else if w.sel.holds(obj) {
 		w.forwarded[key] = passedOn[T]{obj: obj, uid: obj.GetUID()}
 	}
 }
@@ -394,19 +402,15 @@ func (w *shardWatch[T]) handOver() bool {
 	// that the new selection does not match, each at its newest version.
 	// The store's objects are read-only; those passed on are matched by
 	// what was read of them before.
-	matches := func(obj runtime.Object) bool {
-		ok, _ := next.Selector.Matches(obj)
-		return ok || next.Selector.Empty()
-	}
 	lost := map[ObjectName]T{}
 	for _, obj := range w.lw.known() {
-		if !matches(obj) {
+		if !next.holds(obj) {
 			lost[KeyOf(obj)] = obj
 		}
 	}
 	var meta metav1.PartialObjectMetadata
 	for key, p := range w.forwarded {
-		if p.metadata(key, &meta); matches(&meta) {
+		if p.metadata(key, &meta); next.holds(&meta) {
 			delete(lost, key)
 		} else {
 			lost[key] = p.obj
@@ -480,10 +484,10 @@ func (w *shardWatch[T]) listGained(next ShardSelection) ([]T, error) {
 			if !ok {
 				return nil, fmt.Errorf("listed a %T, not a %T", item, obj)
 			}
-			if ok, _ := next.Selector.Matches(obj); !ok && !next.Selector.Empty() {
+			if !next.holds(obj) {
 				continue // the server did not select: not in the new share
 			}
-			if ok, _ := w.sel.Selector.Matches(obj); ok || w.sel.Selector.Empty() {
+			if w.sel.holds(obj) {
 				continue // in the share the watch already has
 			}
 			gained = append(gained, obj)
