@@ -7,7 +7,7 @@ import "unsafe"
 // zero Pointers is ready to use; a Pointers must not be copied after first
 // use. It is safe for concurrent use.
 type Pointers[T any] struct {
-	t table[T]
+	t table
 }
 
 // Share returns the canonical pointer for the value p points to, or nil if p
@@ -32,13 +32,13 @@ func (ps *Pointers[T]) Share(p *T, encode func(*Key, *T), prepare func(*T)) *T {
 		return p
 	}
 	if c, _ := ps.t.load(k.b); c != nil {
-		return c
+		return typed[T](c)
 	}
 	if prepare != nil {
 		prepare(p)
 	}
-	c, _ := ps.t.store(k.b, p, 1, poolName[T])
-	return c
+	c, _ := ps.t.store(k.b, bytePointer(p), 1, poolName[T])
+	return typed[T](c)
 }
 
 // Len returns the number of values in the table, including collected ones
@@ -50,7 +50,7 @@ func (ps *Pointers[T]) Len() int { return ps.t.len() }
 // Slices is ready to use; a Slices must not be copied after first use. It is
 // safe for concurrent use.
 type Slices[E any] struct {
-	t table[E]
+	t table
 }
 
 // Share returns the canonical slice for s. encode writes one element (see
@@ -81,7 +81,7 @@ func (ss *Slices[E]) Share(s []E, encode func(*Key, *E), prepare func(*E)) []E {
 		return s
 	}
 	if p, n := ss.t.load(k.b); p != nil {
-		return unsafe.Slice(p, n)
+		return unsafe.Slice(typed[E](p), n)
 	}
 	c := make([]E, len(s))
 	copy(c, s)
@@ -90,8 +90,8 @@ func (ss *Slices[E]) Share(s []E, encode func(*Key, *E), prepare func(*E)) []E {
 			prepare(&c[i])
 		}
 	}
-	p, n := ss.t.store(k.b, &c[0], len(c), poolName[[]E])
-	return unsafe.Slice(p, n)
+	p, n := ss.t.store(k.b, bytePointer(&c[0]), len(c), poolName[[]E])
+	return unsafe.Slice(typed[E](p), n)
 }
 
 // Len returns the number of slices in the table, including collected ones
@@ -102,7 +102,7 @@ func (ss *Slices[E]) Len() int { return ss.t.len() }
 // encodings get one canonical map. The zero Maps is ready to use; a Maps
 // must not be copied after first use. It is safe for concurrent use.
 type Maps[K comparable, V any] struct {
-	t table[byte]
+	t table
 }
 
 // Share returns the canonical map for m. encode writes the whole map

@@ -26,7 +26,7 @@ type registered struct {
 }
 
 // register adds t to the registry under name.
-func register[T any](name string, t *table[T]) {
+func register(name string, t *table) {
 	w := weak.Make(t)
 	size := func() (int, bool) {
 		if t := w.Value(); t != nil {

@@ -42,7 +42,7 @@ type stringTable struct {
 
 type stringShard struct {
 	mu      sync.Mutex
-	entries map[uint64]entry[byte]
+	entries map[uint64]entry
 	sweepAt int
 	_       [64]byte // keep shards on separate cache lines
 }
@@ -63,13 +63,13 @@ func (t *stringTable) intern(s string) string {
 		}
 	}
 	if sh.entries == nil {
-		sh.entries = make(map[uint64]entry[byte])
+		sh.entries = make(map[uint64]entry)
 	}
 	if len(sh.entries) >= sh.sweepAt {
 		sh.sweep()
 	}
 	c := strings.Clone(s)
-	sh.entries[h] = entry[byte]{p: weak.Make(unsafe.StringData(c)), n: len(c)}
+	sh.entries[h] = entry{p: weak.Make(unsafe.StringData(c)), n: len(c)}
 	return c
 }
 

@@ -2,6 +2,7 @@ package intern
 
 import (
 	"sync"
+	"unsafe"
 	"weak"
 )
 
@@ -9,22 +10,34 @@ import (
 const minSweep = 1024
 
 // table maps canonical encodings to weakly held canonical values. A value is
-// a *T and a length: the length lets a table hold slices (a pointer to the
-// first element) as well as single values.
-type table[T any] struct {
+// a pointer and a length: the length lets a table hold slices (a pointer to
+// the first element) as well as single values. The table is not generic: it
+// holds every value as a pointer to its first byte, and the typed pools
+// (Pointers, Slices, Maps) convert back, so that each type interned
+// compiles into a few small wrappers instead of a table, its weak pointers
+// and its map of its own (a generated transform shares values of a hundred
+// types and more). A weak pointer to an object's first byte is one to the
+// object: it turns nil when the object is collected, whatever its type.
+type table struct {
 	mu         sync.Mutex
-	entries    map[string]entry[T]
+	entries    map[string]entry
 	sweepAt    int  // sweep dead entries when len(entries) reaches this
 	registered bool // in the registry of Sizes (see register)
 }
 
-type entry[T any] struct {
-	p weak.Pointer[T]
+type entry struct {
+	p weak.Pointer[byte]
 	n int
 }
 
+// bytePointer returns p as a pointer to its first byte, as table holds it.
+func bytePointer[T any](p *T) *byte { return (*byte)(unsafe.Pointer(p)) }
+
+// typed returns a pointer table returned (from bytePointer) as a *T.
+func typed[T any](p *byte) *T { return (*T)(unsafe.Pointer(p)) }
+
 // load returns the live canonical value of key, or nil.
-func (t *table[T]) load(key []byte) (*T, int) {
+func (t *table) load(key []byte) (*byte, int) {
 	t.mu.Lock()
 	e, ok := t.entries[string(key)]
 	t.mu.Unlock()
@@ -39,7 +52,7 @@ func (t *table[T]) load(key []byte) (*T, int) {
 // store makes (p, n) the canonical value of key unless a live one exists,
 // and returns the canonical value. The first store registers the table
 // under the name name returns (see Sizes).
-func (t *table[T]) store(key []byte, p *T, n int, name func() string) (*T, int) {
+func (t *table) store(key []byte, p *byte, n int, name func() string) (*byte, int) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.registered {
@@ -52,19 +65,19 @@ func (t *table[T]) store(key []byte, p *T, n int, name func() string) (*T, int) 
 		}
 	}
 	if t.entries == nil {
-		t.entries = make(map[string]entry[T])
+		t.entries = make(map[string]entry)
 	}
 	if len(t.entries) >= t.sweepAt {
 		t.sweep()
 	}
-	t.entries[string(key)] = entry[T]{p: weak.Make(p), n: n}
+	t.entries[string(key)] = entry{p: weak.Make(p), n: n}
 	return p, n
 }
 
 // sweep deletes the entries whose values were collected and sets the size
 // of the next sweep to twice the live entries, so that sweeping costs a
 // constant time per insertion.
-func (t *table[T]) sweep() {
+func (t *table) sweep() {
 	for k, e := range t.entries {
 		if e.p.Value() == nil {
 			delete(t.entries, k)
@@ -74,7 +87,7 @@ func (t *table[T]) sweep() {
 }
 
 // len returns the number of entries, dead ones not yet swept included.
-func (t *table[T]) len() int {
+func (t *table) len() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.entries)

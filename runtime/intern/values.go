@@ -21,8 +21,8 @@ func Bool(p *bool) *bool {
 }
 
 var (
-	int32s table[int32]
-	int64s table[int64]
+	int32s table
+	int64s table
 )
 
 // Int32 returns the canonical pointer to the value *p, or nil if p is nil.
@@ -35,10 +35,10 @@ func Int32(p *int32) *int32 {
 	var buf [binary.MaxVarintLen64]byte
 	key := binary.AppendVarint(buf[:0], int64(*p))
 	if c, _ := int32s.load(key); c != nil {
-		return c
+		return typed[int32](c)
 	}
-	c, _ := int32s.store(key, p, 1, poolName[int32])
-	return c
+	c, _ := int32s.store(key, bytePointer(p), 1, poolName[int32])
+	return typed[int32](c)
 }
 
 // Int64 returns the canonical pointer to the value *p, or nil if p is nil,
@@ -50,8 +50,8 @@ func Int64(p *int64) *int64 {
 	var buf [binary.MaxVarintLen64]byte
 	key := binary.AppendVarint(buf[:0], *p)
 	if c, _ := int64s.load(key); c != nil {
-		return c
+		return typed[int64](c)
 	}
-	c, _ := int64s.store(key, p, 1, poolName[int64])
-	return c
+	c, _ := int64s.store(key, bytePointer(p), 1, poolName[int64])
+	return typed[int64](c)
 }
