@@ -31,14 +31,7 @@ func (ps *Pointers[T]) Share(p *T, encode func(*Key, *T), prepare func(*T)) *T {
 		}
 		return p
 	}
-	if c, _ := ps.t.load(k.b); c != nil {
-		return typed[T](c)
-	}
-	if prepare != nil {
-		prepare(p)
-	}
-	c, _ := ps.t.store(k.b, bytePointer(p), 1, poolName[T])
-	return typed[T](c)
+	return sharePointer(&ps.t, k.b, p, prepare)
 }
 
 // Len returns the number of values in the table, including collected ones

@@ -36,6 +36,20 @@ func bytePointer[T any](p *T) *byte { return (*byte)(unsafe.Pointer(p)) }
 // typed returns a pointer table returned (from bytePointer) as a *T.
 func typed[T any](p *byte) *T { return (*T)(unsafe.Pointer(p)) }
 
+// sharePointer returns the canonical *T of key in t: its live value, or else
+// p, made canonical after prepare (when not nil) has run on *p. It is what
+// Pointers.Share, Int32 and Int64 do once they have the key.
+func sharePointer[T any](t *table, key []byte, p *T, prepare func(*T)) *T {
+	if c, _ := t.load(key); c != nil {
+		return typed[T](c)
+	}
+	if prepare != nil {
+		prepare(p)
+	}
+	c, _ := t.store(key, bytePointer(p), 1, poolName[T])
+	return typed[T](c)
+}
+
 // load returns the live canonical value of key, or nil.
 func (t *table) load(key []byte) (*byte, int) {
 	t.mu.Lock()

@@ -34,11 +34,7 @@ func Int32(p *int32) *int32 {
 	}
 	var buf [binary.MaxVarintLen64]byte
 	key := binary.AppendVarint(buf[:0], int64(*p))
-	if c, _ := int32s.load(key); c != nil {
-		return typed[int32](c)
-	}
-	c, _ := int32s.store(key, bytePointer(p), 1, poolName[int32])
-	return typed[int32](c)
+	return sharePointer(&int32s, key, p, nil)
 }
 
 // Int64 returns the canonical pointer to the value *p, or nil if p is nil,
@@ -49,9 +45,5 @@ func Int64(p *int64) *int64 {
 	}
 	var buf [binary.MaxVarintLen64]byte
 	key := binary.AppendVarint(buf[:0], *p)
-	if c, _ := int64s.load(key); c != nil {
-		return typed[int64](c)
-	}
-	c, _ := int64s.store(key, bytePointer(p), 1, poolName[int64])
-	return typed[int64](c)
+	return sharePointer(&int64s, key, p, nil)
 }
